@@ -11,7 +11,7 @@
 #include "socket_counters.h"
 #include "socket_layout.h"
 #include "state.h"
-#include "text_buffer.h"
+#include "json_writer.h"
 
 static enum pmpi_energy_scope scope[PMPI_MAX_EVENTS];
 static double per_count[PMPI_MAX_EVENTS];
@@ -86,25 +86,26 @@ static int shared_by(enum pmpi_energy_scope s)
     return n > 0 ? n : 1;
 }
 
-void pmpi_energy_region_json(struct tbuf *t, const long long *counts, long long wall_ns)
+void pmpi_energy_region_json(struct jw *w, const long long *counts, long long wall_ns)
 {
     int first = 1;
     for (int e = 0; e < pmpi_ev()->nevents; e++) {
         if (!pmpi_energy_counted(e))
             continue;
-        tb_raw(t, first ? ", \"energy\": {" : ", ");
+        if (first)
+            jw_obj_begin(w, "energy");
         first = 0;
-        tb_json(t, pmpi_ev()->event_names[e]);
         double joules = (double)counts[e] * per_count[e];
-        tb_fmt(t, ": {\"joules\": %.9g", joules);
+        jw_obj_begin(w, pmpi_ev()->event_names[e]);
+        jw_digits(w, "joules", joules, 9);
         if (wall_ns > 0)
-            tb_fmt(t, ", \"watts\": %.9g", joules / ((double)wall_ns * 1e-9));
+            jw_digits(w, "watts", joules / ((double)wall_ns * 1e-9), 9);
         else
-            tb_raw(t, ", \"watts\": null");
-        tb_kv_int(t, ", \"shared_by\": ", shared_by(scope[e]));
-        tb_raw(t, scope[e] == PMPI_ENERGY_SOCKET ? ", \"scope\": \"socket\"}"
-                                                 : ", \"scope\": \"node\"}");
+            jw_null(w, "watts");
+        jw_int(w, "shared_by", shared_by(scope[e]));
+        jw_str(w, "scope", scope[e] == PMPI_ENERGY_SOCKET ? "socket" : "node");
+        jw_obj_end(w);
     }
     if (!first)
-        tb_raw(t, "}");
+        jw_obj_end(w);
 }

@@ -5,7 +5,7 @@
 #ifndef PMPI_ENERGY_EVENTS_H
 #define PMPI_ENERGY_EVENTS_H
 
-struct tbuf;
+struct jw;
 
 enum pmpi_energy_scope { PMPI_ENERGY_NONE, PMPI_ENERGY_SOCKET, PMPI_ENERGY_NODE };
 
@@ -24,6 +24,6 @@ void pmpi_energy_region_read(long long *counts);
 /* A region's energy in its row: , "energy": {event: {"joules", "watts", "shared_by",
  * "scope"}} (watts: joules over the region's wall_ns, null when 0); nothing when the rank
  * counts no energy. Not in a signal handler (formats doubles). */
-void pmpi_energy_region_json(struct tbuf *t, const long long *counts, long long wall_ns);
+void pmpi_energy_region_json(struct jw *w, const long long *counts, long long wall_ns);
 
 #endif

@@ -150,8 +150,8 @@ static int lock_series(void)
     return pthread_mutex_timedlock(&pmpi_state_lock, &until) == 0;
 }
 
-/* ", \"metrics\": {name: value or null}" of one interval's counts over dt_ns. */
-static void sample_metrics(struct tbuf *t, const long long *delta, long long dt_ns)
+/* "metrics": {name: value or null} of one interval's counts over dt_ns. */
+static void sample_metrics(struct jw *w, const long long *delta, long long dt_ns)
 {
     double v[PMPI_MAX_METRICS];
     int ok[PMPI_MAX_METRICS];
@@ -159,34 +159,30 @@ static void sample_metrics(struct tbuf *t, const long long *delta, long long dt_
     if (pmpi_ev()->nmetrics < 1)
         return;
     pmpi_counters_metrics(delta, (double)dt_ns * 1e-9, v, ok, why, sizeof why[0]);
-    tb_raw(t, ", \"metrics\": {");
+    jw_obj_begin(w, "metrics");
     for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
-        tb_raw(t, k ? ", " : "");
-        tb_json(t, pmpi_ev()->metric_names[k]);
-        if (ok[k] && isfinite(v[k]))
-            tb_fmt(t, ": %.9g", v[k]);
+        if (ok[k])
+            jw_digits(w, pmpi_ev()->metric_names[k], v[k], 9); /* null when not finite */
         else
-            tb_raw(t, ": null");
+            jw_null(w, pmpi_ev()->metric_names[k]);
     }
-    tb_raw(t, "}");
+    jw_obj_end(w);
 }
 
 /* One sample: its time, each event's count over the interval, the interval's metrics. */
-static void sample_json(struct tbuf *t, int first, long long t_ns, long long dt_ns,
-                        const long long *now, const long long *prev)
+static void sample_json(struct jw *w, long long t_ns, long long dt_ns, const long long *now,
+                        const long long *prev)
 {
     long long delta[PMPI_MAX_EVENTS];
-    tb_kv_int(t, first ? "{\"time_nsec\": " : ", {\"time_nsec\": ", t_ns);
+    jw_obj_begin(w, NULL);
+    jw_int(w, "time_nsec", t_ns);
     for (int e = 0; e < pmpi_ev()->nevents; e++) {
         delta[e] = now[e] - (prev ? prev[e] : 0);
-        if (!pmpi_socket_counted_here(pmpi_ev()->event_names[e], 1))
-            continue;
-        tb_raw(t, ", ");
-        tb_json(t, pmpi_ev()->event_names[e]);
-        tb_kv_int(t, ": ", delta[e]);
+        if (pmpi_socket_counted_here(pmpi_ev()->event_names[e], 1))
+            jw_int(w, pmpi_ev()->event_names[e], delta[e]);
     }
-    sample_metrics(t, delta, dt_ns);
-    tb_raw(t, "}");
+    sample_metrics(w, delta, dt_ns);
+    jw_obj_end(w);
 }
 
 static int samples_before(long long end_ns)
@@ -206,7 +202,7 @@ int pmpi_series_kept(long long end_ns)
     return samples_before(end_ns - series.step_ns / 4);
 }
 
-void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns)
+void pmpi_series_json(struct jw *w, const long long *tail, long long tail_ns)
 {
     int locked = running; /* else the sampler is stopped: nothing changes the series */
     if (!series.t || (locked && !lock_series()))
@@ -216,18 +212,19 @@ void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns)
     int with_tail = tail != NULL; /* the row's counts: the last sample */
     int n = with_tail ? pmpi_series_kept(tail_ns) : samples_before(tail_ns);
     if (n + with_tail > 0) {
-        tb_fmt(t,
-               ", \"series\": {\"interval_s\": %.9g, \"counts\": \"of each interval (the "
-               "samples sum to the counters)\", \"samples\": [",
-               (double)series.step_ns * 1e-9);
+        jw_obj_begin(w, "series");
+        jw_digits(w, "interval_s", (double)series.step_ns * 1e-9, 9);
+        jw_str(w, "counts", "of each interval (the samples sum to the counters)");
+        jw_arr_begin(w, "samples");
         for (int j = 0; j < n + with_tail; j++) {
             const long long *now = j < n ? series.v + (size_t)j * (size_t)series.width : tail;
             long long tj = j < n ? series.t[j] : tail_ns;
-            sample_json(t, j == 0, tj, tj - prev_t, now, prev);
+            sample_json(w, tj, tj - prev_t, now, prev);
             prev = now;
             prev_t = tj;
         }
-        tb_raw(t, "]}");
+        jw_arr_end(w);
+        jw_obj_end(w);
     }
     if (locked)
         pthread_mutex_unlock(&pmpi_state_lock);

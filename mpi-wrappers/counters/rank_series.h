@@ -3,7 +3,7 @@
 #ifndef PAPI_MPI_RANK_SERIES_H
 #define PAPI_MPI_RANK_SERIES_H
 
-struct tbuf;
+struct jw;
 struct count_series;
 
 /* After MPI_Init (counters chosen, t_init set): starts the sampling thread when
@@ -16,7 +16,7 @@ void pmpi_series_stop(void);
  * at tail_ns) as the last sample, so the intervals sum to the row's counters exactly;
  * each sample with the named metrics of its interval. Takes the run's lock while the
  * sampler runs (a checkpoint or exit row): the caller must not hold it. */
-void pmpi_series_json(struct tbuf *t, const long long *tail, long long tail_ns);
+void pmpi_series_json(struct jw *w, const long long *tail, long long tail_ns);
 
 /* The samples taken so far (counts since MPI_Init at ns since MPI_Init), NULL without a
  * series: read after pmpi_series_stop by the trace (trace_export.c). */

@@ -74,7 +74,7 @@ static void put_cut(char *name, size_t *len, size_t cap, size_t keep, const char
 /* A region entry's metric: "METRIC [region NAME] (millionths)" (its value is logged x 10^6
  * as the log's integer: papi_report --merge-trace takes the suffix off and divides); the
  * region's name cut so the whole stays within the schema's 130 bytes. */
-static void region_metric_name(struct tbuf *t, const struct pmpi_event *e)
+static void region_metric_name(struct jw *w, const struct pmpi_event *e)
 {
     char name[131];
     size_t len = 0;
@@ -85,7 +85,7 @@ static void region_metric_name(struct tbuf *t, const struct pmpi_event *e)
     put_cut(name, &len, sizeof name, sizeof tail - 1,
             e->pad < PMPI_MAX_REGIONS ? pmpi_regions()->regions[e->pad].name : "");
     put_cut(name, &len, sizeof name, 0, tail);
-    tb_json(t, name);
+    jw_str(w, NULL, name);
 }
 
 /* Its value x 10^6, as the schema's integer bytes (a negative one: 0). */
@@ -97,63 +97,66 @@ static long long millionths(const struct pmpi_event *e)
     return d > 0 && d < 9e18 ? (long long)(d + 0.5) : 0;
 }
 
-static void record_text(struct tbuf *t, const struct pmpi_event *e, int kind, double npt)
+/* One record: [kind, name, t0, t1, peer, tag, bytes, request, flags, site, pad, thread,
+ * calls], its times in ns on this rank's clock. */
+static void record_text(struct jw *w, const struct pmpi_event *e, int kind, double npt)
 {
-    tb_raw(t, "[");
-    tb_int(t, kind);
-    tb_raw(t, ",");
+    jw_arr_begin(w, NULL);
+    jw_int(w, NULL, kind);
     if (kind == PMPI_EV_REGION_ENTER || kind == PMPI_EV_REGION_EXIT)
-        tb_json(t, e->call < PMPI_MAX_REGIONS ? pmpi_regions()->regions[e->call].name : "");
+        jw_str(w, NULL, e->call < PMPI_MAX_REGIONS ? pmpi_regions()->regions[e->call].name : "");
     else if (kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC))
-        region_metric_name(t, e);
+        region_metric_name(w, e);
     else if (kind == PMPI_EV_COUNTER) /* a PAPI_INTERVAL sample: the event's name */
-        tb_json(t, e->call < pmpi_ev()->nevents ? pmpi_ev()->event_names[e->call] : "");
+        jw_str(w, NULL, e->call < pmpi_ev()->nevents ? pmpi_ev()->event_names[e->call] : "");
     else
-        tb_json(t, e->call < PMPI_NCALLS ? pmpi_calls[e->call].name : "");
-    tb_kv_int(t, ",",
-              pmpi_id()->t_init + (long long)((double)(e->t0 - pmpi_id()->tick_init) * npt));
-    tb_kv_int(t, ",",
-              pmpi_id()->t_init + (long long)((double)(e->t1 - pmpi_id()->tick_init) * npt));
-    tb_kv_int(t, ",", e->peer);
-    tb_kv_int(t, ",", e->tag);
-    tb_kv_int(t, ",",
-              kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC) ? millionths(e) : e->bytes);
-    tb_kv_int(t, ",", (long long)(e->req & 0x7fffffffffffffffULL));
-    tb_kv_int(t, ",", e->flags);
-    tb_kv_int(t, ",", (long long)(e->site & 0x7fffffffffffffffULL));
-    tb_kv_int(t, ",", (long long)e->pad);
-    tb_kv_int(t, ",", (long long)e->thread);
-    tb_kv_int(t, ",", e->calls ? (long long)e->calls : 1); /* a fold's polls (PMPI_EVF_POLL) */
-    tb_raw(t, "]");
+        jw_str(w, NULL, e->call < PMPI_NCALLS ? pmpi_calls[e->call].name : "");
+    jw_int(w, NULL, pmpi_id()->t_init + (long long)((double)(e->t0 - pmpi_id()->tick_init) * npt));
+    jw_int(w, NULL, pmpi_id()->t_init + (long long)((double)(e->t1 - pmpi_id()->tick_init) * npt));
+    jw_int(w, NULL, e->peer);
+    jw_int(w, NULL, e->tag);
+    jw_int(w, NULL,
+           kind == PMPI_EV_COUNTER && (e->flags & PMPI_EVF_METRIC) ? millionths(e) : e->bytes);
+    jw_int(w, NULL, (long long)(e->req & 0x7fffffffffffffffULL));
+    jw_int(w, NULL, e->flags);
+    jw_int(w, NULL, (long long)(e->site & 0x7fffffffffffffffULL));
+    jw_int(w, NULL, (long long)e->pad);
+    jw_int(w, NULL, (long long)e->thread);
+    jw_int(w, NULL, e->calls ? (long long)e->calls : 1); /* a fold's polls (PMPI_EVF_POLL) */
+    jw_arr_end(w);
 }
 
 /* One line from record lo on (at most hi); returns the record after the last written. */
 static long long line_text(struct tbuf *t, const char *reason, long long lo, long long hi,
                            double npt, long long claimed)
 {
-    tb_raw(t, "{\"tool\":\"papi_mpi\",\"kind\":\"event_log\",\"run_id\":");
-    tb_json(t, pmpi_id()->run_id);
-    tb_kv_int(t, ",\"rank\":", pmpi_id()->rank);
-    tb_kv_int(t, ",\"nranks\":", pmpi_id()->nranks);
-    tb_raw(t, ",\"reason\":");
-    tb_json(t, reason);
-    tb_kv_int(t, ",\"offset_ns\":", (long long)pmpi_log.offset_ns);
-    tb_kv_int(t, ",\"residual_ns\":", (long long)pmpi_log.residual_ns);
-    tb_kv_int(t, ",\"capacity\":", pmpi_log.cap);
-    tb_kv_int(t, ",\"dropped\":", claimed > pmpi_log.cap ? claimed - pmpi_log.cap : 0);
-    tb_kv_int(t, ",\"first\":", lo);
-    tb_raw(t, ",\"records\":[");
+    struct jw w;
+    tb_jw(&w, t);
+    jw_tight(&w);
+    jw_obj_begin(&w, NULL);
+    jw_str(&w, "tool", "papi_mpi");
+    jw_str(&w, "kind", "event_log");
+    jw_str(&w, "run_id", pmpi_id()->run_id);
+    jw_int(&w, "rank", pmpi_id()->rank);
+    jw_int(&w, "nranks", pmpi_id()->nranks);
+    jw_str(&w, "reason", reason);
+    jw_int(&w, "offset_ns", (long long)pmpi_log.offset_ns);
+    jw_int(&w, "residual_ns", (long long)pmpi_log.residual_ns);
+    jw_int(&w, "capacity", pmpi_log.cap);
+    jw_int(&w, "dropped", claimed > pmpi_log.cap ? claimed - pmpi_log.cap : 0);
+    jw_int(&w, "first", lo);
+    jw_arr_begin(&w, "records");
     long long i = lo;
     for (; i < hi && t->len + RECORD_ROOM < t->cap; i++) {
         const struct pmpi_event *e = &pmpi_log.ev[i];
         int kind = __atomic_load_n(&e->kind, __ATOMIC_ACQUIRE);
         if (kind == 0)
             break; /* its writer has not finished it: the next append takes it */
-        if (i > lo)
-            tb_raw(t, ",");
-        record_text(t, e, kind, npt);
+        record_text(&w, e, kind, npt);
     }
-    tb_raw(t, "]}\n");
+    jw_arr_end(&w);
+    jw_obj_end(&w);
+    tb_raw(t, "\n");
     return i;
 }
 

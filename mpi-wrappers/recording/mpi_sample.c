@@ -38,7 +38,7 @@
 #include "region_state.h"
 #include "pmpi_identity.h"
 #include "site_resolve.h"
-#include "text_buffer.h"
+#include "json_writer.h"
 #include "thread_sampler.h"
 
 #define OBJ_LEN 256
@@ -602,77 +602,95 @@ const struct pmpi_sample_rank *pmpi_sample_rank(void)
     return cfg.state == 1 && finished ? &rank_tables : NULL;
 }
 
-static void time_json(struct tbuf *t, const char *key, long long samples)
+/* key: the samples' time in seconds, null when the event is not a time. */
+static void time_json(struct jw *w, const char *key, long long samples)
 {
     double seconds = pmpi_sample_seconds();
     if (seconds > 0)
-        tb_fmt(t, ", \"%s\": %.9f", key, (double)samples * seconds);
+        jw_fixed(w, key, (double)samples * seconds, 9);
     else
-        tb_fmt(t, ", \"%s\": null", key);
+        jw_null(w, key);
 }
 
-void pmpi_sample_row_json(struct tbuf *t)
+/* The sampled functions past the top, summed: "key": {"entries", "samples"}. */
+static void other_json(struct jw *w, const char *key, int entries, long long samples)
 {
-    const struct pmpi_sample_rank *R = pmpi_sample_rank();
-    if (!R)
-        return;
-    int top = cfg.top;
+    jw_obj_begin(w, key);
+    jw_int(w, "entries", entries);
+    jw_int(w, "samples", samples);
+    jw_obj_end(w);
+}
+
+static void functions_json(struct jw *w, const struct pmpi_sample_rank *R, int top)
+{
     long long rest = 0;
-    tb_kv_int(t, ", \"sampling\": {\"threads\": ", R->threads);
-    tb_kv_int(t, ", \"samples\": ", R->samples);
-    tb_kv_int(t, ", \"dropped\": ", R->dropped);
-    tb_kv_int(t, ", \"table_capacity\": ", SAMPLE_TABLE_SLOTS);
-    tb_kv_int(t, cfg.hz ? ", \"frequency_hz_used\": " : ", \"period_used\": ", pmpi_sample_used());
-    tb_kv_int(t, ", \"slowed\": ", R->slowed);
-    tb_kv_int(t, ", \"signal_queue_overflows\": ", R->queue_overflows);
-    tb_kv_secs(t, ", \"unattributed_wall_s\": ", R->unattributed_ns);
-    tb_raw(t, ", \"functions\": [");
+    jw_arr_begin(w, "functions");
     for (int i = 0; i < R->nfn; i++) {
         if (i >= top) {
             rest += R->fn[i].samples;
             continue;
         }
-        tb_raw(t, i ? ", {\"function\": " : "{\"function\": ");
-        tb_json(t, R->fn[i].function);
-        tb_raw(t, ", \"region\": ");
+        jw_obj_begin(w, NULL);
+        jw_str(w, "function", R->fn[i].function);
         if (R->fn[i].region[0])
-            tb_json(t, R->fn[i].region);
+            jw_str(w, "region", R->fn[i].region);
         else
-            tb_raw(t, "null");
-        tb_kv_int(t, ", \"samples\": ", R->fn[i].samples);
-        time_json(t, "time_s", R->fn[i].samples);
-        tb_kv_secs(t, ", \"wall_s\": ", R->fn[i].wall_ns);
-        tb_raw(t, "}");
+            jw_null(w, "region");
+        jw_int(w, "samples", R->fn[i].samples);
+        time_json(w, "time_s", R->fn[i].samples);
+        jw_secs(w, "wall_s", R->fn[i].wall_ns);
+        jw_obj_end(w);
     }
-    tb_kv_int(t, "], \"functions_other\": {\"entries\": ", R->nfn > top ? R->nfn - top : 0);
-    tb_kv_int(t, ", \"samples\": ", rest);
-    tb_raw(t, "}, \"mpi_by_caller\": [");
-    rest = 0;
+    jw_arr_end(w);
+    other_json(w, "functions_other", R->nfn > top ? R->nfn - top : 0, rest);
+}
+
+static void mpi_by_caller_json(struct jw *w, const struct pmpi_sample_rank *R, int top)
+{
+    long long rest = 0;
+    jw_arr_begin(w, "mpi_by_caller");
     for (int i = 0; i < R->nmpi; i++) {
         const struct pmpi_sample_mpi *m = &R->mpi[i];
         if (i >= top) {
             rest += m->samples;
             continue;
         }
-        tb_raw(t, i ? ", {\"function\": " : "{\"function\": ");
-        tb_json(t, m->function);
-        tb_raw(t, ", \"file\": ");
-        tb_json(t, m->file);
-        tb_kv_int(t, ", \"line\": ", m->line);
-        tb_raw(t, ", \"call\": ");
-        tb_json(t, pmpi_calls[m->call].name);
-        tb_kv_int(t, ", \"samples\": ", m->samples);
-        tb_kv_secs(t, ", \"mpi_time_s\": ", m->wall_ns);
-        time_json(t, "event_s", m->samples);
+        jw_obj_begin(w, NULL);
+        jw_str(w, "function", m->function);
+        jw_str(w, "file", m->file);
+        jw_int(w, "line", m->line);
+        jw_str(w, "call", pmpi_calls[m->call].name);
+        jw_int(w, "samples", m->samples);
+        jw_secs(w, "mpi_time_s", m->wall_ns);
+        time_json(w, "event_s", m->samples);
         if (m->calls >= 0) {
-            tb_kv_int(t, ", \"calls\": ", m->calls);
-            tb_kv_secs(t, ", \"measured_s\": ", m->measured_ns);
+            jw_int(w, "calls", m->calls);
+            jw_secs(w, "measured_s", m->measured_ns);
         } else {
-            tb_raw(t, ", \"calls\": null, \"measured_s\": null");
+            jw_null(w, "calls");
+            jw_null(w, "measured_s");
         }
-        tb_raw(t, "}");
+        jw_obj_end(w);
     }
-    tb_kv_int(t, "], \"mpi_by_caller_other\": {\"entries\": ", R->nmpi > top ? R->nmpi - top : 0);
-    tb_kv_int(t, ", \"samples\": ", rest);
-    tb_raw(t, "}}");
+    jw_arr_end(w);
+    other_json(w, "mpi_by_caller_other", R->nmpi > top ? R->nmpi - top : 0, rest);
+}
+
+void pmpi_sample_row_json(struct jw *w)
+{
+    const struct pmpi_sample_rank *R = pmpi_sample_rank();
+    if (!R)
+        return;
+    jw_obj_begin(w, "sampling");
+    jw_int(w, "threads", R->threads);
+    jw_int(w, "samples", R->samples);
+    jw_int(w, "dropped", R->dropped);
+    jw_int(w, "table_capacity", SAMPLE_TABLE_SLOTS);
+    jw_int(w, cfg.hz ? "frequency_hz_used" : "period_used", pmpi_sample_used());
+    jw_int(w, "slowed", R->slowed);
+    jw_int(w, "signal_queue_overflows", R->queue_overflows);
+    jw_secs(w, "unattributed_wall_s", R->unattributed_ns);
+    functions_json(w, R, cfg.top);
+    mpi_by_caller_json(w, R, cfg.top);
+    jw_obj_end(w);
 }

@@ -11,7 +11,7 @@
 
 #include "state.h"
 
-struct tbuf;
+struct jw;
 
 #define PMPI_SAMPLE_FN_LEN   128
 #define PMPI_SAMPLE_FILE_LEN 192
@@ -90,6 +90,6 @@ int pmpi_sample_top(void);
 const struct pmpi_sample_rank *pmpi_sample_rank(void);
 /* The row's member ", \"sampling\": {...}": the rank's top entries; nothing before
  * pmpi_sample_finish (checkpoint and exit rows) or when not sampling. */
-void pmpi_sample_row_json(struct tbuf *t);
+void pmpi_sample_row_json(struct jw *w);
 
 #endif

@@ -82,7 +82,7 @@ static void put(struct tbuf *t, const char *s, size_t n)
     }
     if (!room_for(t, n))
         return;
-    memcpy(t->s + t->len, s, n);
+    memmove(t->s + t->len, s, n); /* s may lie in t's own free room (gpu_row.c) */
     t->len += n;
     t->s[t->len] = '\0';
 }
@@ -92,26 +92,19 @@ void tb_put(struct tbuf *t, const char *s, size_t n)
     put(t, s, n);
 }
 
+static void jw_sink(void *t, const char *s, size_t n)
+{
+    put(t, s, n);
+}
+
+void tb_jw(struct jw *w, struct tbuf *t)
+{
+    jw_init_sink(w, jw_sink, t);
+}
+
 void tb_raw(struct tbuf *t, const char *s)
 {
     put(t, s, strlen(s));
-}
-
-void tb_json(struct tbuf *t, const char *s)
-{
-    put(t, "\"", 1);
-    if (t->cut)
-        return;
-    size_t room = t->cap - t->len;
-    size_t need = json_escape(t->s + t->len, room, s ? s : "");
-    if (need + 2 > room && (t->grows || t->sink) && room_for(t, need + 1)) /* room: again */
-        need = json_escape(t->s + t->len, (room = t->cap - t->len), s ? s : "");
-    if (need + 2 > room) { /* the escaped text, the closing quote and the terminator */
-        t->cut = 1;
-        return;
-    }
-    t->len += need;
-    put(t, "\"", 1);
 }
 
 void tb_csv(struct tbuf *t, const char *s)

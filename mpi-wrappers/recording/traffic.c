@@ -18,9 +18,9 @@
 #include <stdlib.h>
 
 #include "comm_translate.h"
+#include "json_writer.h"
 #include "persistent_requests.h"
 #include "record.h"
-#include "text_buffer.h"
 #include "traffic.h"
 
 /* The entry of key in th's table, without adding one. */
@@ -126,14 +126,11 @@ int pmpi_fortran_source(const int source, const void *status, int f08)
     return c.MPI_SOURCE;
 }
 
-/* "sizes": {call: [{bucket, calls, time_s}, ...]} and "partners": [{rank, sends,
- * bytes_sent, recvs, bytes_recv, time_s}], summed over the threads (async-signal-safe:
- * integers only, no allocation). */
-void pmpi_traffic_json(struct tbuf *t, double ns_per_tick)
+/* "sizes": {call: [{bucket, calls, time_s}, ...]}, summed over the threads. */
+static void sizes_json(struct jw *w, double ns_per_tick)
 {
     int n = pmpi_record_nslots();
-    tb_raw(t, ", \"sizes\": {");
-    int firstcall = 1;
+    jw_obj_begin(w, "sizes");
     for (int c = 0; c < PMPI_NCALLS; c++) {
         int firstb = 1;
         for (int b = 0; b < PMPI_SIZE_BUCKETS; b++) {
@@ -147,25 +144,28 @@ void pmpi_traffic_json(struct tbuf *t, double ns_per_tick)
             }
             if (!calls)
                 continue;
-            if (firstb) {
-                tb_raw(t, firstcall ? "" : ", ");
-                tb_json(t, pmpi_calls[c].name);
-                tb_raw(t, ": [");
-                firstcall = 0;
-            }
-            tb_kv_int(t, firstb ? "{\"bucket\": " : ", {\"bucket\": ", b);
-            tb_kv_int(t, ", \"calls\": ", calls);
-            tb_kv_secs(t, ", \"time_s\": ", (long long)((double)ticks * ns_per_tick));
-            tb_raw(t, "}");
+            if (firstb)
+                jw_arr_begin(w, pmpi_calls[c].name);
             firstb = 0;
+            jw_obj_begin(w, NULL);
+            jw_int(w, "bucket", b);
+            jw_int(w, "calls", calls);
+            jw_secs(w, "time_s", (long long)((double)ticks * ns_per_tick));
+            jw_obj_end(w);
         }
         if (!firstb)
-            tb_raw(t, "]");
+            jw_arr_end(w);
     }
-    tb_raw(t, "}, \"partners\": [");
-    int first = 1;
+    jw_obj_end(w);
+}
+
+/* "partners": [{rank, sends, bytes_sent, recvs, bytes_recv, time_s}] (every partner once:
+ * a rank seen by several threads is merged here) and "partners_dropped". */
+static void partners_json(struct jw *w, double ns_per_tick)
+{
+    int n = pmpi_record_nslots();
     long long dropped = 0;
-    /* Every partner once: a rank seen by several threads is merged here. */
+    jw_arr_begin(w, "partners");
     for (int i = 0; i < n; i++) {
         const struct pmpi_thread *th = &pmpi_rec.threads[i];
         dropped += atomic_load(&th->peers_dropped);
@@ -187,16 +187,25 @@ void pmpi_traffic_json(struct tbuf *t, double ns_per_tick)
                 v[3] += atomic_load(&e->recvd);
                 v[4] += atomic_load(&e->send_ticks) + atomic_load(&e->recv_ticks);
             }
-            tb_kv_int(t, first ? "{\"rank\": " : ", {\"rank\": ", key - 1);
-            tb_kv_int(t, ", \"sends\": ", v[0]);
-            tb_kv_int(t, ", \"bytes_sent\": ", v[1]);
-            tb_kv_int(t, ", \"recvs\": ", v[2]);
-            tb_kv_int(t, ", \"bytes_recv\": ", v[3]);
-            tb_kv_secs(t, ", \"time_s\": ", (long long)((double)v[4] * ns_per_tick));
-            tb_raw(t, "}");
-            first = 0;
+            jw_obj_begin(w, NULL);
+            jw_int(w, "rank", key - 1);
+            jw_int(w, "sends", v[0]);
+            jw_int(w, "bytes_sent", v[1]);
+            jw_int(w, "recvs", v[2]);
+            jw_int(w, "bytes_recv", v[3]);
+            jw_secs(w, "time_s", (long long)((double)v[4] * ns_per_tick));
+            jw_obj_end(w);
         }
     }
+    jw_arr_end(w);
     dropped += pmpi_persist_dropped(); /* requests filed nowhere */
-    tb_kv_int(t, "], \"partners_dropped\": ", dropped);
+    jw_int(w, "partners_dropped", dropped);
+}
+
+/* The rank's traffic: message sizes and partners (async-signal-safe: integers only, no
+ * allocation). */
+void pmpi_traffic_json(struct jw *w, double ns_per_tick)
+{
+    sizes_json(w, ns_per_tick);
+    partners_json(w, ns_per_tick);
 }

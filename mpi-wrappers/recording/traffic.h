@@ -4,7 +4,7 @@
 
 #include <mpi.h>
 
-struct tbuf;
+struct jw;
 struct pmpi_started;
 
 /* A point-to-point call to dest and/or from source (ranks of comm; negative: none),
@@ -19,6 +19,6 @@ void pmpi_persistent_start(const struct pmpi_started *st, long long dt);
  * (an INTEGER array, or TYPE(MPI_Status) when f08), -1 when the status is ignored. */
 int pmpi_fortran_source(const int source, const void *status, int f08);
 /* The row's "sizes", "partners" and "partners_dropped" members, summed over threads. */
-void pmpi_traffic_json(struct tbuf *t, double ns_per_tick);
+void pmpi_traffic_json(struct jw *w, double ns_per_tick);
 
 #endif

@@ -161,15 +161,18 @@ static int fraction_index(int k)
 
 /* Named metric k's running fraction over the ranks that have it: min (its rank), mean,
  * max (1.0 each unless its events were multiplexed). */
-static void fraction_json(struct tbuf *t, const struct agg *a, int k)
+static void fraction_json(struct jw *w, const struct agg *a, int k)
 {
     int i = fraction_index(k), ranks = ranks_of(a, i);
     if (ranks < 1)
         return;
-    tb_fmt(t,
-           ", \"running_fraction\": {\"min\": %.6g, \"min_rank\": %d, \"mean\": %.6g, "
-           "\"max\": %.6g, \"max_rank\": %d}",
-           a->mn[i].v, a->mn[i].rank, a->sum[i] / ranks, a->mx[i].v, a->mx[i].rank);
+    jw_obj_begin(w, "running_fraction");
+    jw_digits(w, "min", a->mn[i].v, 6);
+    jw_int(w, "min_rank", a->mn[i].rank);
+    jw_digits(w, "mean", a->sum[i] / ranks, 6);
+    jw_digits(w, "max", a->mx[i].v, 6);
+    jw_int(w, "max_rank", a->mx[i].rank);
+    jw_obj_end(w);
 }
 
 /* Coefficient of variation of metric i across ranks (std / mean), 0 when the mean is. */
@@ -196,43 +199,41 @@ static int job_metric(const struct agg *a, int k, double *v)
     return PAPIM_evaluate(ev->metric_names[k], ev->nevents, names, sums, a->mx[0].v, v) == PAPI_OK;
 }
 
-/* The report up to the ranks' rows (rank 0). Returns 0, or -1 when it did not fit. */
-static int json_head(const struct agg *a, const struct pmpi_site_report *sites, struct tbuf *t)
+/* The run: tool, version, ids, command, ranks, events, how the report was gathered. */
+static void run_json(struct jw *w, const struct agg *a)
 {
-    tb_raw(t, "{\"tool\": \"papi_mpi\", \"papi_compat_version\": ");
-    tb_json(t, PAPI_compat_version());
-    tb_raw(t, ", \"run_id\": ");
-    tb_json(t, pmpi_id()->run_id);
-    tb_raw(t, ", \"start_utc\": ");
-    tb_json(t, pmpi_id()->start_utc);
-    tb_raw(t, ", \"command\": [");
-    for (int i = 0, first = 1; i < pmpi_id()->command_len; first = 0) {
-        tb_raw(t, first ? "" : ", ");
-        tb_json(t, pmpi_id()->command + i);
+    jw_str(w, "tool", "papi_mpi");
+    jw_str(w, "papi_compat_version", PAPI_compat_version());
+    jw_str(w, "run_id", pmpi_id()->run_id);
+    jw_str(w, "start_utc", pmpi_id()->start_utc);
+    jw_arr_begin(w, "command");
+    for (int i = 0; i < pmpi_id()->command_len;) {
+        jw_str(w, NULL, pmpi_id()->command + i);
         i += (int)strlen(pmpi_id()->command + i) + 1;
     }
-    tb_raw(t, "], \"nranks\": ");
-    tb_int(t, pmpi_id()->nranks);
-    tb_raw(t, ", \"finished_ranks\": ");
-    tb_int(t, pmpi_id()->nranks);
-    tb_raw(t, ", \"events\": [");
-    for (int e = 0; e < pmpi_ev()->nevents; e++) {
-        tb_raw(t, e ? ", " : "");
-        tb_json(t, pmpi_ev()->event_names[e]);
-    }
-    tb_raw(t, "], \"counter_note\": ");
-    tb_json(t, pmpi_ev()->counter_note ? pmpi_ev()->counter_note : "");
-    tb_fmt(t,
-           ", \"aggregation\": {\"seconds\": %.9f, \"bytes_per_rank\": %lld, "
-           "\"method\": \"one PMPI_Reduce (min/max/sum with ranks), call sites merged "
-           "up a binomial tree, rows pulled by rank 0 through group leaders\"}, ",
-           a->seconds, a->bytes);
-    pmpi_callsites_json(sites, t);
-    tb_raw(t, ",\n");
-    pmpi_sample_report_json(t);
-    tb_raw(t, "\"metrics\": {");
-    int first = 1;
+    jw_arr_end(w);
+    jw_int(w, "nranks", pmpi_id()->nranks);
+    jw_int(w, "finished_ranks", pmpi_id()->nranks);
+    jw_arr_begin(w, "events");
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
+        jw_str(w, NULL, pmpi_ev()->event_names[e]);
+    jw_arr_end(w);
+    jw_str(w, "counter_note", pmpi_ev()->counter_note ? pmpi_ev()->counter_note : "");
+    jw_obj_begin(w, "aggregation");
+    jw_fixed(w, "seconds", a->seconds, 9);
+    jw_int(w, "bytes_per_rank", a->bytes);
+    jw_str(w, "method", "one PMPI_Reduce (min/max/sum with ranks), call sites merged up a "
+                        "binomial tree, rows pulled by rank 0 through group leaders");
+    jw_obj_end(w);
+}
+
+/* "metrics": min (its rank), mean, max (its rank), imbalance and COV over the ranks of
+ * each time, counter and call, a line each. */
+static void metrics_json(struct jw *w, const struct agg *a)
+{
     int nb = named_base();
+    jw_break(w, "\n");
+    jw_obj_begin(w, "metrics");
     for (int i = 0; i < a->n; i++) {
         char name[PMPI_NAME_LEN + 16];
         if (i >= nb + pmpi_ev()->nmetrics)
@@ -244,42 +245,68 @@ static int json_head(const struct agg *a, const struct pmpi_site_report *sites, 
         if (ranks < 1)
             continue; /* a named metric no rank has: named_metrics says so */
         double mean = a->sum[i] / ranks;
-        tb_raw(t, first ? "\n  " : ",\n  ");
-        tb_json(t, name);
-        tb_fmt(t,
-               ": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, \"max\": %.9g, "
-               "\"max_rank\": %d, \"imbalance\": %.6f, \"cov\": %.6f}",
-               a->mn[i].v, a->mn[i].rank, mean, a->mx[i].v, a->mx[i].rank,
-               mean > 0 ? a->mx[i].v / mean : 0.0, cov(a, i));
-        first = 0;
+        jw_break(w, "\n  ");
+        jw_obj_begin(w, name);
+        jw_digits(w, "min", a->mn[i].v, 9);
+        jw_int(w, "min_rank", a->mn[i].rank);
+        jw_digits(w, "mean", mean, 9);
+        jw_digits(w, "max", a->mx[i].v, 9);
+        jw_int(w, "max_rank", a->mx[i].rank);
+        jw_fixed(w, "imbalance", mean > 0 ? a->mx[i].v / mean : 0.0, 6);
+        jw_fixed(w, "cov", cov(a, i), 6);
+        jw_obj_end(w);
     }
-    tb_raw(t, "},\n\"named_metrics\": {");
+    jw_obj_end(w);
+}
+
+/* "named_metrics": each one's unit, the job's value and how it is formed, a line each. */
+static void named_metrics_json(struct jw *w, const struct agg *a)
+{
+    int nb = named_base();
+    jw_break(w, "\n");
+    jw_obj_begin(w, "named_metrics");
     for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
         double v;
-        tb_raw(t, k ? ",\n  " : "\n  ");
-        tb_json(t, pmpi_ev()->metric_names[k]);
-        tb_raw(t, ": {\"unit\": ");
-        tb_json(t, pmpi_ev()->metric_units[k]);
-        tb_fmt(t, ", \"ranks_with_value\": %d, \"job\": ", ranks_of(a, nb + k));
+        jw_break(w, "\n  ");
+        jw_obj_begin(w, pmpi_ev()->metric_names[k]);
+        jw_str(w, "unit", pmpi_ev()->metric_units[k]);
+        jw_int(w, "ranks_with_value", ranks_of(a, nb + k));
         if (ranks_of(a, nb + k) > 0 && job_metric(a, k, &v)) /* no rank's value: none */
-            tb_fmt(t, "%.9g", v);
+            jw_digits(w, "job", v, 9);
         else
-            tb_raw(t, "null");
-        tb_raw(t, ", \"job_from\": \"the counts of all ranks summed, over the longest rank's "
-                  "wall time; per rank: metrics\"");
-        fraction_json(t, a, k);
+            jw_null(w, "job");
+        jw_str(w, "job_from", "the counts of all ranks summed, over the longest rank's wall "
+                              "time; per rank: metrics");
+        fraction_json(w, a, k);
         if (pmpi_ev()->metric_socket[k])
-            tb_raw(t, ", \"per_socket\": \"read by one rank per socket; each rank's value is its "
-                      "socket's, shared by the ranks on it (rows: named_metrics_shared_by)\"");
+            jw_str(w, "per_socket", "read by one rank per socket; each rank's value is its "
+                                    "socket's, shared by the ranks on it (rows: "
+                                    "named_metrics_shared_by)");
         if (pmpi_ev()->metric_device[k])
-            tb_raw(t, ", \"per_device\": \"a node's device (GPU) read by every rank on the node: "
-                      "each rank's value is its device's (rows: named_metrics_shared_by); the job "
-                      "figure takes each node's device once\"");
-        tb_raw(t, "}");
+            jw_str(w, "per_device", "a node's device (GPU) read by every rank on the node: each "
+                                    "rank's value is its device's (rows: named_metrics_shared_by); "
+                                    "the job figure takes each node's device once");
+        jw_obj_end(w);
     }
-    tb_raw(t, "}");
-    pmpi_region_energy_head_json(t); /* after the regions' reduction (pmpi_region_summary) */
-    tb_raw(t, ",\n\"ranks\": [\n");
+    jw_obj_end(w);
+}
+
+/* The report up to the ranks' rows (rank 0): its object and its "ranks" list are left
+ * open for the rows and json_tail. Returns 0, or -1 when it did not fit. */
+static int json_head(const struct agg *a, const struct pmpi_site_report *sites, struct tbuf *t)
+{
+    struct jw w;
+    tb_jw(&w, t);
+    jw_obj_begin(&w, NULL);
+    run_json(&w, a);
+    pmpi_callsites_json(sites, &w);
+    pmpi_sample_report_json(&w);
+    metrics_json(&w, a);
+    named_metrics_json(&w, a);
+    pmpi_region_energy_head_json(&w); /* after the regions' reduction (pmpi_region_summary) */
+    jw_break(&w, "\n");
+    jw_arr_begin(&w, "ranks");
+    tb_raw(t, "\n");
     return t->cut ? -1 : 0;
 }
 
@@ -509,9 +536,16 @@ static int json_tail(void *arg, void (*put)(void *o, const char *s, size_t n), v
     struct tbuf t;
     settle_waits(a);
     tb_init_sink(&t, mem, sizeof mem, put, o);
-    tb_raw(&t, "\n],\n");
-    pmpi_wait_report_json(&t, a->waits, a->wait_result);
-    tb_raw(&t, "}\n");
+    struct jw w;
+    tb_jw(&w, &t);
+    jw_resume(&w, 1); /* the report's object, opened by json_head */
+    jw_resume(&w, 1); /* its "ranks", each row written by its rank */
+    jw_break(&w, "\n");
+    jw_arr_end(&w);
+    jw_break(&w, "\n");
+    pmpi_wait_report_json(&w, &t, a->waits, a->wait_result);
+    jw_obj_end(&w);
+    tb_raw(&t, "\n");
     tb_flush(&t);
     if (t.cut) {
         fprintf(stderr,

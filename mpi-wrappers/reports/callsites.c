@@ -21,7 +21,7 @@
 #include "pmpi_identity.h"
 #include "site_resolve.h"
 #include "state.h"
-#include "text_buffer.h"
+#include "json_writer.h"
 #include "wait_states.h"
 
 #define OBJ_LEN 256
@@ -383,66 +383,63 @@ size_t pmpi_callsites_count(const struct pmpi_site_report *r)
     return r ? r->n : 0;
 }
 
-void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t)
+/* One merged call site: where it is, its calls over the ranks, its wait states. */
+static void site_json(struct jw *w, const struct pmpi_site_report *r, size_t i)
 {
-    tb_kv_int(t, "\"callsites\": {\"sites\": ", r ? (long long)r->n : 0);
-    tb_kv_int(t, ", \"calls_without_site\": ", r ? r->dropped : 0);
-    tb_kv_int(t, ", \"sites_dropped\": ", r ? r->sites_dropped : 0);
-    tb_kv_int(t, ", \"per_thread_table\": ", PMPI_SITE_SLOTS);
+    const struct site_rec *s = &r->recs[i];
+    const struct pmpi_where *at = &r->where[i];
+    jw_break(w, "\n  ");
+    jw_obj_begin(w, NULL);
+    jw_str(w, "call", pmpi_calls[s->id].name);
+    jw_str(w, "function", at->function);
+    jw_str(w, "file", at->file);
+    jw_int(w, "line", at->line);
+    if (at->inlined_into[0])
+        jw_str(w, "inlined_into", at->inlined_into);
+    if (at->note)
+        jw_str(w, "note", at->note);
+    if (s->lost_calls)
+        jw_int(w, "calls_without_entry", s->lost_calls);
+    jw_str(w, "object", s->obj);
+    jw_hex(w, "offset", (unsigned long long)s->offset);
+    jw_int(w, "ranks", s->ranks);
+    jw_int(w, "calls", s->calls);
+    jw_secs(w, "time_s", s->ns);
+    jw_int(w, "bytes_sent", s->sent);
+    jw_int(w, "bytes_recv", s->recvd);
+    jw_secs(w, "min_call_s", s->min_ns);
+    jw_secs(w, "max_call_s", s->max_ns);
+    jw_int(w, "max_call_rank", s->max_rank);
+    jw_secs(w, "rank_min_s", s->rank_min_ns);
+    jw_int(w, "rank_min", s->rank_lo);
+    jw_secs(w, "rank_max_s", s->rank_max_ns);
+    jw_int(w, "rank_max", s->rank_hi);
+    if (r->waits) {
+        jw_obj_begin(w, "waits");
+        for (int k = 0; k < PMPI_WAIT_KINDS; k++)
+            jw_secs(w, pmpi_wait_names[k], s->wait_ns[k]);
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+}
+
+void pmpi_callsites_json(const struct pmpi_site_report *r, struct jw *w)
+{
+    jw_obj_begin(w, "callsites");
+    jw_int(w, "sites", r ? (long long)r->n : 0);
+    jw_int(w, "calls_without_site", r ? r->dropped : 0);
+    jw_int(w, "sites_dropped", r ? r->sites_dropped : 0);
+    jw_int(w, "per_thread_table", PMPI_SITE_SLOTS);
     if (r && (r->nomem_records || r->uncounted)) {
         char note[256];
         drop_note(r, note, sizeof note);
-        tb_raw(t, ", \"note\": ");
-        tb_json(t, note);
+        jw_str(w, "note", note);
     }
-    tb_raw(t, ", \"top\": [");
-    for (size_t i = 0; r && i < r->n; i++) {
-        const struct site_rec *s = &r->recs[i];
-        const struct pmpi_where *w = &r->where[i];
-        tb_raw(t, i ? ",\n  {\"call\": " : "\n  {\"call\": ");
-        tb_json(t, pmpi_calls[s->id].name);
-        tb_raw(t, ", \"function\": ");
-        tb_json(t, w->function);
-        tb_raw(t, ", \"file\": ");
-        tb_json(t, w->file);
-        tb_kv_int(t, ", \"line\": ", w->line);
-        if (w->inlined_into[0]) {
-            tb_raw(t, ", \"inlined_into\": ");
-            tb_json(t, w->inlined_into);
-        }
-        if (w->note) {
-            tb_raw(t, ", \"note\": ");
-            tb_json(t, w->note);
-        }
-        if (s->lost_calls)
-            tb_kv_int(t, ", \"calls_without_entry\": ", s->lost_calls);
-        tb_raw(t, ", \"object\": ");
-        tb_json(t, s->obj);
-        tb_fmt(t, ", \"offset\": \"0x%llx\"", (unsigned long long)s->offset);
-        tb_kv_int(t, ", \"ranks\": ", s->ranks);
-        tb_kv_int(t, ", \"calls\": ", s->calls);
-        tb_kv_secs(t, ", \"time_s\": ", s->ns);
-        tb_kv_int(t, ", \"bytes_sent\": ", s->sent);
-        tb_kv_int(t, ", \"bytes_recv\": ", s->recvd);
-        tb_kv_secs(t, ", \"min_call_s\": ", s->min_ns);
-        tb_kv_secs(t, ", \"max_call_s\": ", s->max_ns);
-        tb_kv_int(t, ", \"max_call_rank\": ", s->max_rank);
-        tb_kv_secs(t, ", \"rank_min_s\": ", s->rank_min_ns);
-        tb_kv_int(t, ", \"rank_min\": ", s->rank_lo);
-        tb_kv_secs(t, ", \"rank_max_s\": ", s->rank_max_ns);
-        tb_kv_int(t, ", \"rank_max\": ", s->rank_hi);
-        if (r->waits) {
-            tb_raw(t, ", \"waits\": {");
-            for (int k = 0; k < PMPI_WAIT_KINDS; k++) {
-                tb_raw(t, k ? ", " : "");
-                tb_json(t, pmpi_wait_names[k]);
-                tb_kv_secs(t, ": ", s->wait_ns[k]);
-            }
-            tb_raw(t, "}");
-        }
-        tb_raw(t, "}");
-    }
-    tb_raw(t, "]}");
+    jw_arr_begin(w, "top");
+    for (size_t i = 0; r && i < r->n; i++)
+        site_json(w, r, i);
+    jw_arr_end(w);
+    jw_obj_end(w);
 }
 
 void pmpi_callsites_print(FILE *out, const struct pmpi_site_report *r, int top)

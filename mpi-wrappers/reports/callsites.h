@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct tbuf;
+struct jw;
 struct pmpi_site_report;
 struct pmpi_wait_result;
 
@@ -14,7 +14,7 @@ struct pmpi_wait_result;
  * carries its waits of w (pmpi_waits_compute), listed when w is done on every rank. */
 struct pmpi_site_report *pmpi_callsites_merge(double ns_per_tick, const struct pmpi_wait_result *w);
 size_t pmpi_callsites_count(const struct pmpi_site_report *r);
-void pmpi_callsites_json(const struct pmpi_site_report *r, struct tbuf *t);
+void pmpi_callsites_json(const struct pmpi_site_report *r, struct jw *w);
 void pmpi_callsites_print(FILE *out, const struct pmpi_site_report *r, int top);
 void pmpi_callsites_free(struct pmpi_site_report *r);
 

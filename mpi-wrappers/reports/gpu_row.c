@@ -8,10 +8,13 @@
 #include "gpu_row.h"
 #include "papi_gpu_activity.h"
 #include "region_state.h"
+#include "json_writer.h"
 #include "text_buffer.h"
 
-#define GPU_PREFIX ", \"gpu\": "
-#define ROW_TAIL   64 /* the row's closing text after this member */
+/* The layer writes its JSON this far into the buffer's free room, past where the member's
+ * separator and key (', "gpu": ') go; jw_raw then moves it down behind them. */
+#define KEY_ROOM 16
+#define ROW_TAIL 64 /* the row's closing text after this member */
 /* A region's section is written only while this much room stays after it: the rest of
  * the row (more regions, traffic, samples, the rank's GPU totals) must still fit. */
 #define REGION_RESERVE (256u * 1024)
@@ -25,21 +28,40 @@ void pmpi_gpu_start(void)
         fprintf(stderr, "papi_mpi: PAPI_MPI_TRACE: no memory for the GPU tracks\n");
 }
 
-void pmpi_gpu_row_json(struct tbuf *t)
+/* The layer's JSON, written by fill into t's free room (at most max bytes), as member
+ * "gpu" of w; "gpu_note" (note) when it did not fit. */
+static void gpu_member(struct jw *w, struct tbuf *t, size_t max, const char *note,
+                       long (*fill)(void *arg, char *buf, size_t len), void *arg)
 {
-    size_t plen = strlen(GPU_PREFIX);
-    if (t->cut || t->cap - t->len < plen + ROW_TAIL + 2)
-        return;
-    papi_gpu_activity_flush(); /* every record up to now: MPI_Finalize, a checkpoint */
     char *at = t->s + t->len;
-    long n = papi_gpu_activity_json(at + plen, t->cap - t->len - plen - ROW_TAIL);
+    long n = fill(arg, at + KEY_ROOM, max);
     if (n > 0) {
-        memcpy(at, GPU_PREFIX, plen);
-        t->len += plen + (size_t)n;
+        at[KEY_ROOM + n] = '\0';
+        jw_raw(w, "gpu", at + KEY_ROOM); /* the buffer copies with memmove */
     } else if (n < 0) {
         at[0] = '\0';
-        tb_raw(t, ", \"gpu_note\": \"the GPU activity did not fit the row's buffer\"");
+        jw_str(w, "gpu_note", note);
     }
+}
+
+static long activity(void *arg, char *buf, size_t len)
+{
+    (void)arg;
+    return papi_gpu_activity_json(buf, len);
+}
+
+static long span(void *arg, char *buf, size_t len)
+{
+    return papi_gpu_span_json(((const struct pmpi_region *)arg)->gpu, buf, len);
+}
+
+void pmpi_gpu_row_json(struct jw *w, struct tbuf *t)
+{
+    if (t->cut || t->cap - t->len < KEY_ROOM + ROW_TAIL + 2)
+        return;
+    papi_gpu_activity_flush(); /* every record up to now: MPI_Finalize, a checkpoint */
+    gpu_member(w, t, t->cap - t->len - KEY_ROOM - ROW_TAIL,
+               "the GPU activity did not fit the row's buffer", activity, NULL);
 }
 
 void pmpi_gpu_say_losses(void)
@@ -59,21 +81,14 @@ void pmpi_gpu_region_end(struct pmpi_region *r)
     papi_gpu_span_end(r->gpu);
 }
 
-void pmpi_gpu_region_json(struct tbuf *t, const struct pmpi_region *r)
+void pmpi_gpu_region_json(struct jw *w, struct tbuf *t, const struct pmpi_region *r)
 {
-    size_t plen = strlen(GPU_PREFIX), room = t->cut ? 0 : t->cap - t->len;
-    if (!r->gpu || room < plen + REGION_RESERVE + 2)
+    size_t room = t->cut ? 0 : t->cap - t->len;
+    if (!r->gpu || room < KEY_ROOM + REGION_RESERVE + 2)
         return;
-    size_t len = room - plen - REGION_RESERVE;
-    char *at = t->s + t->len;
-    long n = papi_gpu_span_json(r->gpu, at + plen, len < REGION_MAX ? len : REGION_MAX);
-    if (n > 0) {
-        memcpy(at, GPU_PREFIX, plen);
-        t->len += plen + (size_t)n;
-    } else if (n < 0) {
-        at[0] = '\0';
-        tb_raw(t, ", \"gpu_note\": \"the region's GPU activity did not fit the row's buffer\"");
-    }
+    size_t len = room - KEY_ROOM - REGION_RESERVE;
+    gpu_member(w, t, len < REGION_MAX ? len : REGION_MAX,
+               "the region's GPU activity did not fit the row's buffer", span, (void *)r);
 }
 
 int pmpi_gpu_pop_times(const struct pmpi_region *r, double t[3])

@@ -6,7 +6,7 @@
 
 #include "omp_hybrid.h"
 #include "papi_region_context.h"
-#include "text_buffer.h"
+#include "json_writer.h"
 
 static struct pmpi_omp at_init; /* the sums at MPI_Init */
 
@@ -99,26 +99,27 @@ static struct pop_omp_factors efficiencies(const struct pmpi_omp_job *j)
     return pop_omp_factors(&in, j->outside_mpi_ns, POP_CAP_EACH);
 }
 
-static void number(struct tbuf *t, const char *key, double v)
+/* v with 6 decimals; null when negative (not known). */
+static void number(struct jw *w, const char *key, double v)
 {
     if (v >= 0)
-        tb_fmt(t, ", \"%s\": %.6f", key, v);
+        jw_fixed(w, key, v, 6);
     else
-        tb_fmt(t, ", \"%s\": null", key);
+        jw_null(w, key);
 }
 
-void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi)
+void pmpi_omp_json(struct jw *w, const struct pmpi_omp_job *j, double mpi)
 {
     struct pop_omp_factors e = efficiencies(j);
     int all = j->ranks_with == j->ranks && j->ranks > 0;
-    tb_fmt(t, ", \"openmp\": {\"ranks_measured\": %d", j->ranks_with);
-    number(t, "serialization", all ? e.serialization : -1);
-    number(t, "load_balance", all ? e.load_balance : -1);
-    number(t, "scheduling", all ? e.scheduling : -1);
-    number(t, "parallel_efficiency", all ? e.parallel : -1);
-    number(t, "mpi_parallel_efficiency", mpi);
-    number(t, "hybrid_parallel_efficiency", all ? pop_hybrid(mpi, e.parallel) : -1);
-    tb_raw(t, ", \"note\": ");
+    jw_obj_begin(w, "openmp");
+    jw_int(w, "ranks_measured", j->ranks_with);
+    number(w, "serialization", all ? e.serialization : -1);
+    number(w, "load_balance", all ? e.load_balance : -1);
+    number(w, "scheduling", all ? e.scheduling : -1);
+    number(w, "parallel_efficiency", all ? e.parallel : -1);
+    number(w, "mpi_parallel_efficiency", mpi);
+    number(w, "hybrid_parallel_efficiency", all ? pop_hybrid(mpi, e.parallel) : -1);
     char other[512];
     other_why(j, other, sizeof other);
     const char *why = all              ? ""
@@ -127,8 +128,8 @@ void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi)
                       : j->ranks_with  ? "some ranks ran without the OMPT tool: no job figures"
                                        : "no rank ran the OMPT tool (no OpenMP runtime with "
                                          "OMPT loaded it): no OpenMP figures";
-    tb_json(t, why);
-    tb_raw(t, "}");
+    jw_str(w, "note", why);
+    jw_obj_end(w);
 }
 
 void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
@@ -160,76 +161,72 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
             e.scheduling);
 }
 
-/* {"load_balance": .., "scheduling": .., "parallel": ..} (serialization first with
+/* key: {"load_balance": .., "scheduling": .., "parallel": ..} (serialization first with
  * with_serialization), and the implicit tasks the tool could not measure (unmeasured,
  * none written when negative: not known). */
-static void efficiency_json(struct tbuf *t, const struct pop_omp_factors *e, int with_serialization,
-                            long long unmeasured)
+static void efficiency_json(struct jw *w, const char *key, const struct pop_omp_factors *e,
+                            int with_serialization, long long unmeasured)
 {
-    tb_raw(t, "{");
+    jw_obj_begin(w, key);
     const char *keys[] = {"serialization", "load_balance", "scheduling", "parallel"};
     const double v[] = {e->serialization, e->load_balance, e->scheduling, e->parallel};
     for (int i = with_serialization ? 0 : 1; i < 4; i++) {
-        tb_raw(t, i > (with_serialization ? 0 : 1) ? ", " : "");
-        tb_json(t, keys[i]);
         if (v[i] >= 0)
-            tb_fmt(t, ": %.4f", v[i] > 1 ? 1 : v[i]);
+            jw_fixed(w, keys[i], v[i] > 1 ? 1 : v[i], 4);
         else
-            tb_raw(t, ": null");
+            jw_null(w, keys[i]);
     }
     if (unmeasured >= 0)
-        tb_fmt(t, ", \"unmeasured_implicit_tasks\": %lld", unmeasured);
-    tb_raw(t, "}");
+        jw_int(w, "unmeasured_implicit_tasks", unmeasured);
+    jw_obj_end(w);
 }
 
-static void parallel_json(struct tbuf *t, const struct papi_ompt_parallel *p, long named)
+static void parallel_json(struct jw *w, const struct papi_ompt_parallel *p, long named)
 {
     char name[160];
-    tb_raw(t, "{\"name\": ");
-    tb_json(t, p->name);
-    tb_fmt(t, ", \"address\": \"0x%llx\", \"site\": ", p->address);
-    tb_json(t, p->site);
-    tb_raw(t, ", \"named_region\": ");
+    jw_obj_begin(w, NULL);
+    jw_str(w, "name", p->name);
+    jw_hex(w, "address", (unsigned long long)p->address);
+    jw_str(w, "site", p->site);
     if (named > 0 && papi_region_context_name(PAPI_CONTEXT_NAMED, named, name, sizeof name) == 0)
-        tb_json(t, name);
+        jw_str(w, "named_region", name);
     else
-        tb_raw(t, "null");
-    tb_fmt(t, ", \"instances\": %llu, \"outermost_instances\": %llu", p->instances,
-           p->outermost_instances);
-    tb_kv_secs(t, ", \"wall_s\": ", (long long)p->wall_ns);
-    tb_kv_secs(t, ", \"lost_s\": ", (long long)p->lost_ns);
-    tb_fmt(t, ", \"team_max\": %u, \"efficiency\": ", p->team_max);
+        jw_null(w, "named_region");
+    jw_uint(w, "instances", (unsigned long long)p->instances);
+    jw_uint(w, "outermost_instances", (unsigned long long)p->outermost_instances);
+    jw_secs(w, "wall_s", (long long)p->wall_ns);
+    jw_secs(w, "lost_s", (long long)p->lost_ns);
+    jw_uint(w, "team_max", p->team_max);
     struct pop_omp_factors e = {-1, p->load_balance, p->scheduling, p->parallel};
-    efficiency_json(t, &e, 0, (long long)p->unmeasured_tasks);
-    tb_raw(t, "}");
+    efficiency_json(w, "efficiency", &e, 0, (long long)p->unmeasured_tasks);
+    jw_obj_end(w);
 }
 
-void pmpi_omp_region_json(struct tbuf *t, const struct ompt_query *q, int slot, long long wall_ns,
+void pmpi_omp_region_json(struct jw *w, const struct ompt_query *q, int slot, long long wall_ns,
                           long long mpi_ns)
 {
     if (!q->have)
         return;
     struct papi_ompt_context sum = {0};
-    tb_raw(t, ", \"openmp\": {\"parallel_regions\": [");
-    for (int c = 0, first = 1; c < q->table.ncontexts; c++) {
+    jw_obj_begin(w, "openmp");
+    jw_arr_begin(w, "parallel_regions");
+    for (int c = 0; c < q->table.ncontexts; c++) {
         const struct papi_ompt_context *x = &q->table.contexts[c];
         if (x->dropped || x->mpi != slot)
             continue;
         ompt_query_add(&sum, x);
-        for (int i = 0; i < x->count; i++, first = 0) {
-            tb_raw(t, first ? "" : ", ");
-            parallel_json(t, &q->table.regions[x->first + i], x->named);
-        }
+        for (int i = 0; i < x->count; i++)
+            parallel_json(w, &q->table.regions[x->first + i], x->named);
     }
+    jw_arr_end(w);
     struct pop_omp_factors e =
         ompt_query_efficiency(&sum, (double)(wall_ns > mpi_ns ? wall_ns - mpi_ns : 0));
-    tb_kv_secs(t, "], \"parallel_s\": ", (long long)sum.parallel_ns);
-    tb_raw(t, ", \"efficiency\": ");
-    efficiency_json(t, &e, 1, (long long)sum.unmeasured_tasks);
-    tb_raw(t, "}");
+    jw_secs(w, "parallel_s", (long long)sum.parallel_ns);
+    efficiency_json(w, "efficiency", &e, 1, (long long)sum.unmeasured_tasks);
+    jw_obj_end(w);
 }
 
-void pmpi_omp_row_json(struct tbuf *t, double wall_s, double mpi_s)
+void pmpi_omp_row_json(struct jw *w, double wall_s, double mpi_s)
 {
     struct pmpi_omp o;
     pmpi_omp_query(&o);
@@ -241,8 +238,8 @@ void pmpi_omp_row_json(struct tbuf *t, double wall_s, double mpi_s)
                                     .wall_team_ns = o.wall_team_ns};
     struct pop_omp_factors e =
         ompt_query_efficiency(&sum, (wall_s > mpi_s ? wall_s - mpi_s : 0) * 1e9);
-    tb_kv_secs(t, ", \"openmp\": {\"parallel_s\": ", (long long)o.parallel_ns);
-    tb_raw(t, ", \"efficiency\": ");
-    efficiency_json(t, &e, 1, -1);
-    tb_raw(t, "}");
+    jw_obj_begin(w, "openmp");
+    jw_secs(w, "parallel_s", (long long)o.parallel_ns);
+    efficiency_json(w, "efficiency", &e, 1, -1);
+    jw_obj_end(w);
 }

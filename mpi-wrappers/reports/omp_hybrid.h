@@ -16,7 +16,7 @@
 
 #include "ompt_query.h"
 
-struct tbuf;
+struct jw;
 
 /* One rank's OpenMP (ns): regions -1 when the tool is not loaded in the rank, -2 when
  * libgomp (no OMPT) runs its OpenMP, -3 when another OMPT tool is loaded in its place
@@ -53,7 +53,7 @@ void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double w
                       double mpi_s);
 /* The "openmp" member of wait_states (with its leading ", "), and the banner line; mpi:
  * the run's MPI parallel efficiency. */
-void pmpi_omp_json(struct tbuf *t, const struct pmpi_omp_job *j, double mpi);
+void pmpi_omp_json(struct jw *w, const struct pmpi_omp_job *j, double mpi);
 void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi);
 
 /* The "openmp" member (with its leading ", ") of this rank's MPI_Pcontrol region slot in
@@ -64,8 +64,8 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi);
 /* The rank's "openmp" member of its finished row (with its leading ", "): its OpenMP
  * efficiencies since MPI_Init (pmpi_omp_query), the serialization over its time outside
  * MPI (wall_s - mpi_s), as each rank adds to the job's; nothing without the tool. */
-void pmpi_omp_row_json(struct tbuf *t, double wall_s, double mpi_s);
-void pmpi_omp_region_json(struct tbuf *t, const struct ompt_query *q, int slot, long long wall_ns,
+void pmpi_omp_row_json(struct jw *w, double wall_s, double mpi_s);
+void pmpi_omp_region_json(struct jw *w, const struct ompt_query *q, int slot, long long wall_ns,
                           long long mpi_ns);
 
 #endif

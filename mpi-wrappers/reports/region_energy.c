@@ -16,7 +16,7 @@
 #include "run_events.h"
 #include "pmpi_identity.h"
 #include "socket_layout.h"
-#include "text_buffer.h"
+#include "json_writer.h"
 
 #define CELLS (PMPI_MAX_REGIONS * PMPI_MAX_EVENTS)
 
@@ -101,29 +101,29 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
     }
 }
 
-void pmpi_region_energy_head_json(struct tbuf *t)
+void pmpi_region_energy_head_json(struct jw *w)
 {
     int ne = pmpi_ev()->nevents;
     if (job.n == 0)
         return;
-    tb_raw(t, ",\n\"region_energy\": {\"rule\": ");
-    tb_json(t, PMPI_REGION_ENERGY_RULE);
-    tb_raw(t, ", \"regions\": {");
+    jw_break(w, "\n");
+    jw_obj_begin(w, "region_energy");
+    jw_str(w, "rule", PMPI_REGION_ENERGY_RULE);
+    jw_obj_begin(w, "regions");
     for (int i = 0; i < job.n; i++) {
-        tb_raw(t, i ? ",\n  " : "\n  ");
-        tb_json(t, job.name[i]);
-        tb_raw(t, ": {");
-        for (int e = 0, first = 1; e < ne; e++) {
+        jw_break(w, "\n  ");
+        jw_obj_begin(w, job.name[i]);
+        for (int e = 0; e < ne; e++) {
             if (pmpi_energy_scope(e) == PMPI_ENERGY_NONE)
                 continue;
-            tb_raw(t, first ? "" : ", ");
-            first = 0;
-            tb_json(t, pmpi_ev()->event_names[e]);
-            tb_fmt(t, ": {\"joules\": %.9g", job.joules[i * ne + e]);
-            tb_fmt(t, ", \"ranks\": %.0f, \"scope\": \"%s\"}", job.ranks[i * ne + e],
-                   pmpi_energy_scope(e) == PMPI_ENERGY_SOCKET ? "socket" : "node");
+            jw_obj_begin(w, pmpi_ev()->event_names[e]);
+            jw_digits(w, "joules", job.joules[i * ne + e], 9);
+            jw_fixed(w, "ranks", job.ranks[i * ne + e], 0);
+            jw_str(w, "scope", pmpi_energy_scope(e) == PMPI_ENERGY_SOCKET ? "socket" : "node");
+            jw_obj_end(w);
         }
-        tb_raw(t, "}");
+        jw_obj_end(w);
     }
-    tb_raw(t, "}}");
+    jw_obj_end(w);
+    jw_obj_end(w);
 }

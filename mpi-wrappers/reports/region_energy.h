@@ -7,7 +7,7 @@
 
 #include "row.h"
 
-struct tbuf;
+struct jw;
 
 /* The rule the job's figure follows, as the report names it. */
 #define PMPI_REGION_ENERGY_RULE                                                             \
@@ -27,6 +27,6 @@ void pmpi_region_energy_reduce(const struct pmpi_row *row, const char (*names)[P
                                int n, FILE *fp);
 /* Rank 0: the report's "region_energy" member (",\n\"region_energy\": {...}"), or
  * nothing. */
-void pmpi_region_energy_head_json(struct tbuf *t);
+void pmpi_region_energy_head_json(struct jw *w);
 
 #endif

@@ -114,18 +114,13 @@ void pmpi_collect_row(struct pmpi_row *row, int finished, const char *reason, in
 
 /* {event: count} of the events counted here: a socket's event another rank counts is
  * left out, never written as 0. */
-static void counters_json(struct tbuf *t, const long long *counts, int rank_row)
+static void counters_json(struct jw *w, const char *key, const long long *counts, int rank_row)
 {
-    tb_raw(t, "{");
-    for (int e = 0, first = 1; e < pmpi_ev()->nevents; e++) {
-        if (!pmpi_socket_counted_here(pmpi_ev()->event_names[e], rank_row))
-            continue;
-        tb_raw(t, first ? "" : ", ");
-        tb_json(t, pmpi_ev()->event_names[e]);
-        tb_kv_int(t, ": ", counts[e]);
-        first = 0;
-    }
-    tb_raw(t, "}");
+    jw_obj_begin(w, key);
+    for (int e = 0; e < pmpi_ev()->nevents; e++)
+        if (pmpi_socket_counted_here(pmpi_ev()->event_names[e], rank_row))
+            jw_int(w, pmpi_ev()->event_names[e], counts[e]);
+    jw_obj_end(w);
 }
 
 /* The ranks of this node reading its devices: the most over the node device events. */
@@ -140,7 +135,7 @@ static int device_sharing(void)
 
 /* The shared metrics: {metric: ranks on this rank's socket (a socket's events) or node
  * reading its devices (a GPU's)}; the latter known at MPI_Finalize only. */
-static void shared_by_json(struct tbuf *t)
+static void shared_by_json(struct jw *w)
 {
     const struct pmpi_socket_share *s = pmpi_socket();
     int first = 1, dev = device_sharing();
@@ -150,165 +145,170 @@ static void shared_by_json(struct tbuf *t)
                                                  : 0;
         if (n < 1)
             continue;
-        tb_raw(t, first ? ", \"named_metrics_shared_by\": {" : ", ");
-        tb_json(t, pmpi_ev()->metric_names[k]);
-        tb_kv_int(t, ": ", n);
+        if (first)
+            jw_obj_begin(w, "named_metrics_shared_by");
+        jw_int(w, pmpi_ev()->metric_names[k], n);
         first = 0;
     }
     if (!first)
-        tb_raw(t, "}");
+        jw_obj_end(w);
 }
 
 /* {event: the node's ranks reading the device} of the node device events counted here:
  * each rank's count is the device's, the job's totals take it once per node. */
-static void counters_shared_by_json(struct tbuf *t)
+static void counters_shared_by_json(struct jw *w)
 {
     int first = 1;
     for (int e = 0; e < pmpi_ev()->nevents; e++) {
         if (pmpi_device_shared_by(e) < 1 || !pmpi_node_device_event(pmpi_ev()->event_names[e]))
             continue;
-        tb_raw(t, first ? ", \"counters_shared_by\": {" : ", ");
-        tb_json(t, pmpi_ev()->event_names[e]);
-        tb_kv_int(t, ": ", pmpi_device_shared_by(e));
+        if (first)
+            jw_obj_begin(w, "counters_shared_by");
+        jw_int(w, pmpi_ev()->event_names[e], pmpi_device_shared_by(e));
         first = 0;
     }
     if (!first)
-        tb_raw(t, "}");
+        jw_obj_end(w);
 }
 
 /* Each metric's running fraction (1 unless its events were multiplexed), and why the
  * sets were multiplexed. */
-static void running_fraction_json(struct tbuf *t, const struct pmpi_row *row)
+static void running_fraction_json(struct jw *w, const struct pmpi_row *row)
 {
-    tb_raw(t, ", \"named_metrics_running_fraction\": {");
-    for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
-        tb_raw(t, k ? ", " : "");
-        tb_json(t, pmpi_ev()->metric_names[k]);
-        tb_fmt(t, ": %.6g", row->metric_fraction[k]);
-    }
-    tb_raw(t, "}");
-    if (pmpi_mpx_note()) {
-        tb_raw(t, ", \"multiplexed\": ");
-        tb_json(t, pmpi_mpx_note());
-    }
+    jw_obj_begin(w, "named_metrics_running_fraction");
+    for (int k = 0; k < pmpi_ev()->nmetrics; k++)
+        jw_digits(w, pmpi_ev()->metric_names[k], row->metric_fraction[k], 6);
+    jw_obj_end(w);
+    if (pmpi_mpx_note())
+        jw_str(w, "multiplexed", pmpi_mpx_note());
 }
 
 /* The rank's named metrics (null where one has no value, with why). */
-static void named_metrics_json(struct tbuf *t, const struct pmpi_row *row)
+static void named_metrics_json(struct jw *w, const struct pmpi_row *row)
 {
-    tb_raw(t, ", \"named_metrics\": {");
+    jw_obj_begin(w, "named_metrics");
     for (int k = 0; k < pmpi_ev()->nmetrics; k++) {
-        tb_raw(t, k ? ", " : "");
-        tb_json(t, pmpi_ev()->metric_names[k]);
-        if (row->metric_ok[k]) {
-            tb_fmt(t, ": %.9g", row->metric[k]);
-        } else {
-            tb_raw(t, ": null");
-        }
+        if (row->metric_ok[k])
+            jw_digits(w, pmpi_ev()->metric_names[k], row->metric[k], 9);
+        else
+            jw_null(w, pmpi_ev()->metric_names[k]);
     }
-    tb_raw(t, "}");
-    running_fraction_json(t, row);
-    shared_by_json(t);
+    jw_obj_end(w);
+    running_fraction_json(w, row);
+    shared_by_json(w);
     for (int k = 0; k < pmpi_ev()->nmetrics; k++)
         if (!row->metric_ok[k]) {
-            tb_raw(t, ", \"named_metrics_note\": ");
-            tb_json(t, row->metric_why[k]);
+            jw_str(w, "named_metrics_note", row->metric_why[k]);
             break;
         }
 }
 
-void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
+/* Who and where, the times, the counters (when read). */
+static void row_head_json(struct jw *w, const struct pmpi_row *row)
 {
-    tb_kv_int(t, "{\"rank\": ", row->rank);
-    tb_raw(t, ", \"run_id\": ");
-    tb_json(t, pmpi_id()->run_id);
-    tb_raw(t, ", \"host\": ");
-    tb_json(t, pmpi_id()->host);
-    tb_raw(t, row->finished ? ", \"finished\": true" : ", \"finished\": false");
-    if (row->exit_reason) {
-        tb_raw(t, ", \"exit_reason\": ");
-        tb_json(t, row->exit_reason);
-    }
-    tb_kv_int(t, ", \"threads\": ", row->nthreads);
-    tb_kv_secs(t, ", \"wall_s\": ", (long long)(row->wall_s * 1e9));
-    tb_kv_secs(t, ", \"mpi_s\": ", (long long)(row->mpi_s * 1e9));
-    tb_kv_secs(t, ", \"mpi_thread_sum_s\": ", (long long)(row->mpi_thread_sum_s * 1e9));
-    if (row->counter_note) {
-        tb_raw(t, ", \"counter_note\": ");
-        tb_json(t, row->counter_note);
-    }
+    jw_int(w, "rank", row->rank);
+    jw_str(w, "run_id", pmpi_id()->run_id);
+    jw_str(w, "host", pmpi_id()->host);
+    jw_bool(w, "finished", row->finished);
+    if (row->exit_reason)
+        jw_str(w, "exit_reason", row->exit_reason);
+    jw_int(w, "threads", row->nthreads);
+    jw_secs(w, "wall_s", (long long)(row->wall_s * 1e9));
+    jw_secs(w, "mpi_s", (long long)(row->mpi_s * 1e9));
+    jw_secs(w, "mpi_thread_sum_s", (long long)(row->mpi_thread_sum_s * 1e9));
+    if (row->counter_note)
+        jw_str(w, "counter_note", row->counter_note);
     if (row->counters_read) {
-        tb_raw(t, ", \"counters\": ");
-        counters_json(t, row->counts, 1);
-        counters_shared_by_json(t);
+        counters_json(w, "counters", row->counts, 1);
+        counters_shared_by_json(w);
         if (pmpi_ev()->nmetrics > 0)
-            named_metrics_json(t, row);
-        pmpi_series_json(t, row->counts, row->series_end_ns);
+            named_metrics_json(w, row);
+        pmpi_series_json(w, row->counts, row->series_end_ns);
     }
-    tb_raw(t, ", \"calls\": {");
-    int first = 1;
+}
+
+/* {call: calls, time, bytes} of the calls the rank made. */
+static void calls_json(struct jw *w, const struct pmpi_row *row)
+{
+    jw_obj_begin(w, "calls");
     for (int c = 0; c < PMPI_NCALLS; c++) {
         if (!row->calls[c])
             continue;
-        tb_raw(t, first ? "" : ", ");
-        tb_json(t, pmpi_calls[c].name);
-        tb_kv_int(t, ": {\"calls\": ", row->calls[c]);
-        tb_kv_secs(t, ", \"time_s\": ", row->ns[c]);
-        tb_kv_int(t, ", \"bytes_sent\": ", row->sent[c]);
-        tb_kv_int(t, ", \"bytes_recv\": ", row->recvd[c]);
-        tb_raw(t, "}");
-        first = 0;
+        jw_obj_begin(w, pmpi_calls[c].name);
+        jw_int(w, "calls", row->calls[c]);
+        jw_secs(w, "time_s", row->ns[c]);
+        jw_int(w, "bytes_sent", row->sent[c]);
+        jw_int(w, "bytes_recv", row->recvd[c]);
+        jw_obj_end(w);
     }
+    jw_obj_end(w);
+}
+
+/* One MPI_Pcontrol region of the rank: times, its calls, counters, energy, OpenMP, GPU
+ * (written into t's free room: w's buffer). */
+static void region_json(struct jw *w, struct tbuf *t, const struct pmpi_row *row, int i,
+                        const struct ompt_query *omp)
+{
+    const struct pmpi_region *r = &row->regions[i];
+    long long mpi_ns = (long long)((double)r->mpi_ticks * row->ns_per_tick);
+    jw_obj_begin(w, r->name);
+    jw_int(w, "entries", r->entries);
+    jw_secs(w, "wall_s", r->wall_ns);
+    jw_secs(w, "mpi_s", mpi_ns);
+    jw_int(w, "mpi_calls", r->mpi_calls);
+    jw_obj_begin(w, "calls");
+    for (int c = 0; c < r->ncalls && c < PMPI_REGION_CALLS; c++) {
+        int id = r->calls[c].id;
+        if (id < 0 || id >= PMPI_NCALLS) /* a copy torn by a signal handler's row */
+            continue;
+        jw_obj_begin(w, pmpi_calls[id].name);
+        jw_int(w, "calls", r->calls[c].calls);
+        jw_secs(w, "time_s", (long long)((double)r->calls[c].ticks * row->ns_per_tick));
+        jw_obj_end(w);
+    }
+    jw_obj_end(w);
+    jw_int(w, "calls_unlisted", r->calls_unlisted);
+    counters_json(w, "counters", r->counts, 0);
+    if (row->counters_read)
+        pmpi_energy_region_json(w, r->counts, r->wall_ns);
+    pmpi_omp_region_json(w, omp, i, r->wall_ns, mpi_ns);
+    if (row->gpu)
+        pmpi_gpu_region_json(w, t, r);
+    jw_obj_end(w);
+}
+
+static void regions_json(struct jw *w, struct tbuf *t, const struct pmpi_row *row)
+{
     struct ompt_query omp = {0}; /* the OMPT tool's table: at MPI_Finalize, not in a handler */
     if (row->finished)
         ompt_query_load(&omp);
-    tb_raw(t, "}, \"regions\": {");
-    for (int i = 0; i < row->nregions; i++) {
-        const struct pmpi_region *r = &row->regions[i];
-        tb_raw(t, i ? ", " : "");
-        tb_json(t, r->name);
-        tb_kv_int(t, ": {\"entries\": ", r->entries);
-        tb_kv_secs(t, ", \"wall_s\": ", r->wall_ns);
-        tb_kv_secs(t, ", \"mpi_s\": ", (long long)((double)r->mpi_ticks * row->ns_per_tick));
-        tb_kv_int(t, ", \"mpi_calls\": ", r->mpi_calls);
-        tb_raw(t, ", \"calls\": {");
-        for (int c = 0, first_call = 1; c < r->ncalls && c < PMPI_REGION_CALLS; c++) {
-            int id = r->calls[c].id;
-            if (id < 0 || id >= PMPI_NCALLS) /* a copy torn by a signal handler's row */
-                continue;
-            tb_raw(t, first_call ? "" : ", ");
-            first_call = 0;
-            tb_json(t, pmpi_calls[id].name);
-            tb_kv_int(t, ": {\"calls\": ", r->calls[c].calls);
-            long long ns = (long long)((double)r->calls[c].ticks * row->ns_per_tick);
-            tb_kv_secs(t, ", \"time_s\": ", ns);
-            tb_raw(t, "}");
-        }
-        tb_kv_int(t, "}, \"calls_unlisted\": ", r->calls_unlisted);
-        tb_raw(t, ", \"counters\": ");
-        counters_json(t, r->counts, 0);
-        if (row->counters_read)
-            pmpi_energy_region_json(t, r->counts, r->wall_ns);
-        pmpi_omp_region_json(t, &omp, i, r->wall_ns,
-                             (long long)((double)r->mpi_ticks * row->ns_per_tick));
-        if (row->gpu)
-            pmpi_gpu_region_json(t, r);
-        tb_raw(t, "}");
-    }
+    jw_obj_begin(w, "regions");
+    for (int i = 0; i < row->nregions; i++)
+        region_json(w, t, row, i, &omp);
+    jw_obj_end(w);
     ompt_query_free(&omp);
-    tb_raw(t, "}");
+}
+
+void pmpi_row_json(const struct pmpi_row *row, struct tbuf *t)
+{
+    struct jw w;
+    tb_jw(&w, t);
+    jw_obj_begin(&w, NULL);
+    row_head_json(&w, row);
+    calls_json(&w, row);
+    regions_json(&w, t, row);
     if (row->finished)
-        pmpi_omp_row_json(t, row->wall_s, row->mpi_s);
+        pmpi_omp_row_json(&w, row->wall_s, row->mpi_s);
     if (row->traffic)
-        pmpi_traffic_json(t, row->ns_per_tick);
+        pmpi_traffic_json(&w, row->ns_per_tick);
     if (row->finished)
-        pmpi_sample_row_json(t); /* PAPI_SAMPLE: the rank's sampled functions */
+        pmpi_sample_row_json(&w); /* PAPI_SAMPLE: the rank's sampled functions */
     if (row->gpu) {
-        pmpi_gpu_row_json(t); /* last: it takes what room the row's buffer has left */
+        pmpi_gpu_row_json(&w, t); /* last: it takes what room the row's buffer has left */
         if (row->finished)
             pmpi_gpu_say_losses();
     }
-    tb_raw(t, "}");
+    jw_obj_end(&w);
 }
 
 /* papi_mpi_summary.csv: one line per rank (times, threads, counters). */

@@ -17,7 +17,6 @@
 #include "pmpi_identity.h"
 #include "sample_report.h"
 #include "state.h"
-#include "text_buffer.h"
 
 #define JOB_SLOTS 64
 
@@ -262,9 +261,10 @@ static void tables_json(struct jw *w, double sps)
     other_json(w, "mpi_by_caller_other", job.mpi_other_entries, job.mpi_other_samples);
 }
 
-/* The "sampling" member written with the json writer into memory (rank 0 at
- * MPI_Finalize, not in a signal handler), then added to the report's text. */
-void pmpi_sample_report_json(struct tbuf *t)
+/* The "sampling" member, on a line of its own: written with the json writer (two-space
+ * indent) into memory (rank 0 at MPI_Finalize, not in a signal handler), then added to
+ * the report's one-line writer w as it is. */
+void pmpi_sample_report_json(struct jw *w)
 {
     const char *why;
     int st = pmpi_sample_state(&why);
@@ -274,26 +274,33 @@ void pmpi_sample_report_json(struct tbuf *t)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (f) {
-        struct jw w;
+        struct jw m;
         double sps = pmpi_sample_seconds() > 0 ? pmpi_sample_seconds() : NAN;
-        jw_init(&w, f);
-        jw_obj_begin(&w, "sampling");
+        jw_init(&m, f);
+        jw_obj_begin(&m, NULL);
         if (st < 0 || !reduced) {
-            jw_bool(&w, "on", 0);
-            jw_str(&w, "note", st < 0 ? why : "not reduced");
+            jw_bool(&m, "on", 0);
+            jw_str(&m, "note", st < 0 ? why : "not reduced");
         } else {
-            head_json(&w, sps);
-            tables_json(&w, sps);
+            head_json(&m, sps);
+            tables_json(&m, sps);
         }
-        jw_obj_end(&w);
+        jw_obj_end(&m);
         int bad = ferror(f);
         if (fclose(f) != 0 || bad) { /* a write that found no memory */
             free(text);
             text = NULL;
         }
     }
-    tb_raw(t, text ? text : "\"sampling\": {\"on\": false, \"note\": \"no memory to write it\"}");
-    tb_raw(t, ",\n");
+    jw_break(w, "\n");
+    if (text) {
+        jw_raw(w, "sampling", text);
+    } else {
+        jw_obj_begin(w, "sampling");
+        jw_bool(w, "on", 0);
+        jw_str(w, "note", "no memory to write it");
+        jw_obj_end(w);
+    }
     free(text);
 }
 

@@ -7,13 +7,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct tbuf;
+struct jw;
 
 /* Collective, after pmpi_sample_finish: every rank's tables summed on rank 0. */
 void pmpi_sample_report_reduce(void);
-/* Rank 0: the report's "sampling" member with its trailing ",\n" (nothing when
+/* Rank 0: the report's "sampling" member, on a line of its own (nothing when
  * PAPI_SAMPLE is unset). */
-void pmpi_sample_report_json(struct tbuf *t);
+void pmpi_sample_report_json(struct jw *w);
 /* Rank 0: the banner's lines (top functions, MPI time by calling function). */
 void pmpi_sample_report_print(FILE *out);
 

@@ -160,52 +160,59 @@ static void pop_add_waits(struct pop_in *p, double wall, double mpi, const doubl
 }
 
 /* A factor, or null where it cannot be formed. */
-static void factor(struct tbuf *t, const char *key, double v)
+static void factor(struct jw *w, const char *key, double v)
 {
     if (v < 0)
-        tb_fmt(t, ", \"%s\": null", key);
+        jw_null(w, key);
     else
-        tb_fmt(t, ", \"%s\": %.6f", key, v);
+        jw_fixed(w, key, v, 6);
 }
 
 /* pop's "device" member (gpu_activity.schema.json's $defs/device_pop). */
-static void device_json(struct tbuf *t, const struct pop_in *p, const struct pop_factors *f)
+static void device_json(struct jw *w, const struct pop_in *p, const struct pop_factors *f)
 {
-    tb_fmt(t,
-           ", \"device\": {\"gpus\": %d, \"runtime_s\": %.9f, \"useful_sum_s\": %.9f, "
-           "\"useful_max_s\": %.9f, \"active_max_s\": %.9f",
-           p->gpus, p->sum_runtime, p->sum_gpu_useful, p->max_gpu_useful, p->max_gpu_active);
-    factor(t, "offload_efficiency", f->offload);
-    factor(t, "parallel_efficiency", f->device_parallel);
-    factor(t, "load_balance", f->device_load_balance);
-    factor(t, "communication_efficiency", f->device_communication);
-    factor(t, "orchestration_efficiency", f->device_orchestration);
-    tb_raw(t, "}");
+    jw_obj_begin(w, "device");
+    jw_int(w, "gpus", p->gpus);
+    jw_fixed(w, "runtime_s", p->sum_runtime, 9);
+    jw_fixed(w, "useful_sum_s", p->sum_gpu_useful, 9);
+    jw_fixed(w, "useful_max_s", p->max_gpu_useful, 9);
+    jw_fixed(w, "active_max_s", p->max_gpu_active, 9);
+    factor(w, "offload_efficiency", f->offload);
+    factor(w, "parallel_efficiency", f->device_parallel);
+    factor(w, "load_balance", f->device_load_balance);
+    factor(w, "communication_efficiency", f->device_communication);
+    factor(w, "orchestration_efficiency", f->device_orchestration);
+    jw_obj_end(w);
 }
 
-static void pop_json(struct tbuf *t, const struct pop_in *p)
+static void pop_json(struct jw *w, const struct pop_in *p)
 {
     struct pop_factors f = pop_factors(p);
-    tb_fmt(t,
-           "{\"ranks\": %d, \"runtime_s\": %.9g, \"useful_mean_s\": %.9g, "
-           "\"useful_max_s\": %.9g, \"ideal_runtime_s\": %.9g, \"parallel_efficiency\": %.6f, "
-           "\"load_balance\": %.6f, \"communication_efficiency\": %.6f, "
-           "\"serialisation_efficiency\": %.6f, \"transfer_efficiency\": %.6f",
-           p->n, p->max_wall, p->n ? p->sum_useful / p->n : 0, p->max_useful, p->max_ideal,
-           f.parallel, f.load_balance, f.communication, f.serialisation, f.transfer);
+    jw_obj_begin(w, "pop");
+    jw_int(w, "ranks", p->n);
+    jw_digits(w, "runtime_s", p->max_wall, 9);
+    jw_digits(w, "useful_mean_s", p->n ? p->sum_useful / p->n : 0, 9);
+    jw_digits(w, "useful_max_s", p->max_useful, 9);
+    jw_digits(w, "ideal_runtime_s", p->max_ideal, 9);
+    jw_fixed(w, "parallel_efficiency", f.parallel, 6);
+    jw_fixed(w, "load_balance", f.load_balance, 6);
+    jw_fixed(w, "communication_efficiency", f.communication, 6);
+    jw_fixed(w, "serialisation_efficiency", f.serialisation, 6);
+    jw_fixed(w, "transfer_efficiency", f.transfer, 6);
     if (p->device_ranks)
-        device_json(t, p, &f);
-    tb_raw(t, "}");
+        device_json(w, p, &f);
+    jw_obj_end(w);
 }
 
-static void waits_json(struct tbuf *t, const double *w, double mpi)
+/* Each kind's wait time, then the rest of the MPI time. */
+static void waits_json(struct jw *w, const double *waits, double mpi)
 {
     double sum = 0;
     for (int k = 0; k < PMPI_WAIT_KINDS; k++) {
-        tb_fmt(t, ", \"%s\": %.9f", pmpi_wait_names[k], w[k]);
-        sum += w[k];
+        jw_fixed(w, pmpi_wait_names[k], waits[k], 9);
+        sum += waits[k];
     }
-    tb_fmt(t, ", \"rest_s\": %.9f", mpi - sum > 0 ? mpi - sum : 0);
+    jw_fixed(w, "rest_s", mpi - sum > 0 ? mpi - sum : 0, 9);
 }
 
 /* The fold's table of a region name: found, or added while there is room (NULL: full,
@@ -223,7 +230,8 @@ static struct region_fold *region_of_name(struct pmpi_wait_fold *f, const char *
     return g;
 }
 
-/* One rank's regions into their names' tables. */
+/* One rank's regions into their names' tables: each an element of its "per_rank" list
+ * (its spool), ", " after the one before. */
 static void fold_regions(struct pmpi_wait_fold *f, int rank, const struct wait_part *q)
 {
     for (int i = 0; i < q->nregions && i < PMPI_MAX_REGIONS; i++) {
@@ -231,16 +239,40 @@ static void fold_regions(struct pmpi_wait_fold *f, int rank, const struct wait_p
         struct region_fold *g = region_of_name(f, r->name);
         if (!g)
             continue;
-        tb_fmt(&g->per_rank.t,
-               "%s{\"rank\": %d, \"entries\": %lld, \"wall_s\": %.9f, \"mpi_s\": %.9f",
-               g->pop.n ? ", " : "", rank, r->entries, r->wall_s, r->mpi_s);
-        waits_json(&g->per_rank.t, r->waits, r->mpi_s);
-        tb_raw(&g->per_rank.t, "}");
+        struct jw w;
+        tb_jw(&w, &g->per_rank.t);
+        jw_resume(&w, g->pop.n);
+        jw_obj_begin(&w, NULL);
+        jw_int(&w, "rank", rank);
+        jw_int(&w, "entries", r->entries);
+        jw_fixed(&w, "wall_s", r->wall_s, 9);
+        jw_fixed(&w, "mpi_s", r->mpi_s, 9);
+        waits_json(&w, r->waits, r->mpi_s);
+        jw_obj_end(&w);
         ts_settle(&g->per_rank);
         pop_add_waits(&g->pop, r->wall_s, r->mpi_s, r->waits, r->gpu_on, r->gpu);
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
             g->sum[k] += r->waits[k];
     }
+}
+
+/* The rank's element of the report's "ranks" list (its spool), a line each. */
+static void rank_json(struct pmpi_wait_fold *f, int rank, const struct wait_part *q)
+{
+    struct jw w;
+    tb_jw(&w, &f->ranks.t);
+    jw_resume(&w, rank ? 1 : 0);
+    jw_break(&w, "\n  ");
+    jw_obj_begin(&w, NULL);
+    jw_int(&w, "rank", rank);
+    jw_fixed(&w, "wall_s", q->wall_s, 9);
+    jw_fixed(&w, "mpi_s", q->mpi_s, 9);
+    waits_json(&w, q->waits, q->mpi_s);
+    jw_fixed(&w, "clock_offset_s", q->offset_s, 9);
+    jw_int(&w, "records", q->records);
+    jw_int(&w, "dropped", q->dropped);
+    jw_obj_end(&w);
+    ts_settle(&f->ranks);
 }
 
 void pmpi_wait_report_take(void *arg, int rank, const void *part)
@@ -265,75 +297,86 @@ void pmpi_wait_report_take(void *arg, int rank, const void *part)
         f->sum[k] += q->waits[k];
     pop_add_waits(&f->pop, q->wall_s, q->mpi_s, q->waits, q->gpu_on, q->gpu);
     pmpi_omp_job_add(&f->omp, &q->omp, q->wall_s, q->mpi_s);
-    tb_fmt(&f->ranks.t, "%s{\"rank\": %d, \"wall_s\": %.9f, \"mpi_s\": %.9f",
-           rank ? ",\n  " : "\n  ", rank, q->wall_s, q->mpi_s);
-    waits_json(&f->ranks.t, q->waits, q->mpi_s);
-    tb_fmt(&f->ranks.t, ", \"clock_offset_s\": %.9f, \"records\": %lld, \"dropped\": %lld}",
-           q->offset_s, q->records, q->dropped);
-    ts_settle(&f->ranks);
+    rank_json(f, rank, q);
     fold_regions(f, rank, q);
 }
 
-static void regions_json(struct tbuf *t, const struct pmpi_wait_fold *f)
+/* "regions": per region name, its ranks' waits (the spool, copied into t: w's buffer),
+ * their total and POP factors, a line each. */
+static void regions_json(struct jw *w, struct tbuf *t, const struct pmpi_wait_fold *f)
 {
-    tb_raw(t, ", \"regions\": [");
+    jw_arr_begin(w, "regions");
     for (int i = 0; i < f->nnames; i++) {
         const struct region_fold *g = &f->reg[i];
-        tb_raw(t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-        tb_json(t, g->name);
-        tb_raw(t, ", \"per_rank\": [");
+        jw_break(w, "\n  ");
+        jw_obj_begin(w, NULL);
+        jw_str(w, "name", g->name);
+        jw_arr_begin(w, "per_rank");
         ts_copy(&g->per_rank, t);
-        tb_raw(t, "], \"total\": {\"ranks\": ");
-        tb_int(t, g->pop.n);
+        jw_arr_end(w);
+        jw_obj_begin(w, "total");
+        jw_int(w, "ranks", g->pop.n);
         for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-            tb_fmt(t, ", \"%s\": %.9f", pmpi_wait_names[k], g->sum[k]);
-        tb_raw(t, "}, \"pop\": ");
-        pop_json(t, &g->pop);
-        tb_raw(t, "}");
+            jw_fixed(w, pmpi_wait_names[k], g->sum[k], 9);
+        jw_obj_end(w);
+        pop_json(w, &g->pop);
+        jw_obj_end(w);
     }
-    tb_raw(t, "]");
+    jw_arr_end(w);
 }
 
-void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_fold *f,
-                           const struct pmpi_wait_result *w)
+/* How the clocks were aligned, the event log's size, what was matched. */
+static void method_json(struct jw *w, const struct pmpi_wait_fold *f,
+                        const struct pmpi_wait_result *r)
 {
-    tb_raw(t, "\"wait_states\": {\"on\": ");
-    tb_raw(t, f ? "true" : "false");
+    jw_obj_begin(w, "clock");
+    jw_str(w, "method",
+           "ping-pong of each rank against its parent in a binomial tree rooted at rank 0 at "
+           "MPI_Init and MPI_Finalize, the shortest of 4 round trips, offsets composed along "
+           "the path (the residual sums its round-trip halves), interpolated linearly");
+    jw_fixed(w, "max_offset_s", f->offset, 9);
+    jw_fixed(w, "residual_s", f->residual, 9);
+    jw_obj_end(w);
+    jw_obj_begin(w, "log");
+    jw_int(w, "records_per_rank", r->capacity);
+    jw_uint(w, "bytes_per_record", sizeof(struct pmpi_event));
+    jw_int(w, "records", f->records);
+    jw_int(w, "dropped", f->dropped);
+    jw_obj_end(w);
+    jw_obj_begin(w, "matched");
+    jw_int(w, "p2p", f->pm);
+    jw_int(w, "p2p_unmatched", f->pu);
+    jw_int(w, "collectives", f->cm);
+    jw_int(w, "collectives_unmatched", f->cu);
+    jw_obj_end(w);
+    jw_int(w, "rendezvous_bytes", PMPI_RENDEZVOUS_BYTES);
+}
+
+void pmpi_wait_report_json(struct jw *w, struct tbuf *t, const struct pmpi_wait_fold *f,
+                           const struct pmpi_wait_result *r)
+{
+    jw_obj_begin(w, "wait_states");
+    jw_bool(w, "on", f != NULL);
     if (!f) {
-        tb_raw(t, ", \"note\": ");
-        tb_json(t, w->note ? w->note : "not computed (no memory on some rank)");
-        tb_raw(t, "}");
+        jw_str(w, "note", r->note ? r->note : "not computed (no memory on some rank)");
+        jw_obj_end(w);
         return;
     }
-    tb_fmt(t,
-           ", \"clock\": {\"method\": \"ping-pong of each rank against its parent in a "
-           "binomial tree rooted at rank 0 at MPI_Init and MPI_Finalize, the shortest of 4 "
-           "round trips, offsets composed along the path (the residual sums its round-trip "
-           "halves), interpolated linearly\", "
-           "\"max_offset_s\": %.9f, \"residual_s\": %.9f}",
-           f->offset, f->residual);
-    tb_fmt(t,
-           ", \"log\": {\"records_per_rank\": %lld, \"bytes_per_record\": %zu, "
-           "\"records\": %lld, \"dropped\": %lld}",
-           w->capacity, sizeof(struct pmpi_event), f->records, f->dropped);
-    tb_fmt(t,
-           ", \"matched\": {\"p2p\": %lld, \"p2p_unmatched\": %lld, \"collectives\": %lld, "
-           "\"collectives_unmatched\": %lld}, \"rendezvous_bytes\": %d",
-           f->pm, f->pu, f->cm, f->cu, PMPI_RENDEZVOUS_BYTES);
+    method_json(w, f, r);
     if (f->dropped)
-        tb_raw(t, ", \"note\": \"the event log of some rank was full: its later calls have no "
-                  "wait states (log.dropped; PAPI_MPI_LOG_RECORDS sets its size)\"");
-    tb_raw(t, ", \"total\": {");
+        jw_str(w, "note", "the event log of some rank was full: its later calls have no wait "
+                          "states (log.dropped; PAPI_MPI_LOG_RECORDS sets its size)");
+    jw_obj_begin(w, "total");
     for (int k = 0; k < PMPI_WAIT_KINDS; k++)
-        tb_fmt(t, "%s\"%s\": %.9f", k ? ", " : "", pmpi_wait_names[k], f->sum[k]);
-    tb_raw(t, "}, \"ranks\": [");
+        jw_fixed(w, pmpi_wait_names[k], f->sum[k], 9);
+    jw_obj_end(w);
+    jw_arr_begin(w, "ranks");
     ts_copy(&f->ranks, t);
-    tb_raw(t, "]");
-    regions_json(t, f);
-    tb_raw(t, ", \"pop\": ");
-    pop_json(t, &f->pop);
-    pmpi_omp_json(t, &f->omp, pop_factors(&f->pop).parallel);
-    tb_raw(t, "}");
+    jw_arr_end(w);
+    regions_json(w, t, f);
+    pop_json(w, &f->pop);
+    pmpi_omp_json(w, &f->omp, pop_factors(&f->pop).parallel);
+    jw_obj_end(w);
 }
 
 void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_fold *f)

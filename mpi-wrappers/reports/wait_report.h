@@ -7,6 +7,7 @@
 
 #include "row.h"
 
+struct jw;
 struct tbuf;
 struct pmpi_wait_result;
 struct pmpi_wait_fold; /* every rank's waits, folded on rank 0 */
@@ -28,9 +29,10 @@ void pmpi_wait_report_take(void *arg, int rank, const void *part);
 struct pmpi_wait_fold *pmpi_wait_report_settle(struct pmpi_wait_fold *f,
                                                struct pmpi_wait_result *w);
 /* Rank 0: the "wait_states" member (after the report's rows: the parts come with
- * them); w: this rank's result (the log's capacity, and why there are no waits). */
-void pmpi_wait_report_json(struct tbuf *t, const struct pmpi_wait_fold *f,
-                           const struct pmpi_wait_result *w);
+ * them), written by w into t (the spools of the ranks' parts are copied into it); r: this
+ * rank's result (the log's capacity, and why there are no waits). */
+void pmpi_wait_report_json(struct jw *w, struct tbuf *t, const struct pmpi_wait_fold *f,
+                           const struct pmpi_wait_result *r);
 /* Rank 0: two banner lines (the waits summed, the run's POP efficiencies). */
 void pmpi_wait_report_print(FILE *out, const struct pmpi_wait_fold *f);
 void pmpi_wait_report_free(struct pmpi_wait_fold *f);

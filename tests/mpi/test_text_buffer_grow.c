@@ -1,9 +1,10 @@
 /* test_text_buffer_grow.c: the growing text buffer of rank 0's report parts
  * (mpi-wrappers/recording/text_buffer.c, tb_init_growing) against the text it was given,
- * from a 16-byte start to 300 KB, through each form (raw, integer, JSON string, printf);
- * the same text through a 512-byte sink buffer (tb_init_sink: rank 0's report tail),
- * handed on a buffer at a time, a long string uncopied, a piece too long for it cut; and
- * a fixed one still cut, never grown. No MPI. */
+ * from a 16-byte start to 300 KB, through each form (raw, integer, printf, and a JSON
+ * string by the one JSON writer's sink, tb_jw); the same text through a 512-byte sink
+ * buffer (tb_init_sink: rank 0's report tail), handed on a buffer at a time, a long
+ * string uncopied, a formatted piece too long for it cut, a JSON string longer than it
+ * streamed whole; and a fixed one still cut, never grown. No MPI. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,14 @@
 #include "text_buffer.h"
 
 static int fails;
+
+/* s as a JSON string, by the one JSON writer into t. */
+static void json_string(struct tbuf *t, const char *s)
+{
+    struct jw w;
+    tb_jw(&w, t);
+    jw_str(&w, NULL, s);
+}
 
 /* What a sink buffer handed on: the pieces joined, the longest piece, and whether one
  * was the caller's own string (not copied through the buffer). */
@@ -45,7 +54,7 @@ static size_t rounds(struct tbuf *t, char *want, size_t cap, const char *big)
         tb_raw(t, "{\"i\": ");
         tb_int(t, i);
         tb_raw(t, ", \"s\": ");
-        tb_json(t, i % 1000 ? "a\"b" : long_name); /* an escape; now and then 300 bytes */
+        json_string(t, i % 1000 ? "a\"b" : long_name); /* an escape; now and then 300 bytes */
         tb_fmt(t, ", \"x\": %.3f}", i * 0.5);
         n += (size_t)snprintf(want + n, cap - n, "{\"i\": %d, \"s\": \"%s\", \"x\": %.3f}", i,
                               i % 1000 ? "a\\\"b" : long_name, i * 0.5);
@@ -96,8 +105,14 @@ int main(void)
     check(g.uncopied && g.longest == 5000, "a string longer than the buffer goes on uncopied");
     printf("sink: %zu bytes through a buffer of %zu\n", g.len, sizeof sink_mem);
     size_t before = g.len;
+    json_string(&t, big); /* 5,002 bytes through 512: a piece at a time */
+    tb_flush(&t);
+    check(!t.cut && g.len == before + 5002 && g.s[before] == '"' && g.s[before + 5001] == '"' &&
+              strspn(g.s + before + 1, "y") == 5000,
+          "a JSON string longer than a sink's buffer goes on whole, a piece at a time");
+    before = g.len;
     tb_raw(&t, "ab");
-    tb_json(&t, big); /* 5,002 bytes: no room in 512 */
+    tb_fmt(&t, "%s", big); /* 5,000 bytes formatted: no room in 512 */
     tb_raw(&t, "cd");
     tb_flush(&t);
     check(t.cut && g.len <= before + 3 && memcmp(g.s + before, "ab", 2) == 0 &&
@@ -109,7 +124,7 @@ int main(void)
     char mem[16];
     tb_init(&t, mem, sizeof mem);
     tb_raw(&t, "0123456789");
-    tb_json(&t, "abcdef");
+    json_string(&t, "abcdef");
     check(t.cut && t.s == mem && t.cap == sizeof mem, "a fixed buffer is cut, never grown");
     free(want);
     printf(fails ? "FAILED (%d)\n" : "ok\n", fails);

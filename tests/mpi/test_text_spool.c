@@ -40,7 +40,9 @@ static size_t fill(struct text_spool *s, struct tbuf *want)
         for (int k = 0; k < 2; k++) {
             tb_fmt(t[k], "%s{\"rank\": %d, \"wall_s\": %.9f", i ? ",\n  " : "\n  ", i, i * 1e-3);
             tb_raw(t[k], ", \"name\": ");
-            tb_json(t[k], i % 7 ? "a" : "a \"quoted\" name\twith a tab, longer than most");
+            struct jw w;
+            tb_jw(&w, t[k]);
+            jw_str(&w, NULL, i % 7 ? "a" : "a \"quoted\" name\twith a tab, longer than most");
             tb_raw(t[k], "}");
         }
         ts_settle(s);
