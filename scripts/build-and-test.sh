@@ -93,7 +93,7 @@ fi
 arm64_pid=""
 if [ "${PAPI_CONFORMANCE_ARM64:-1}" = 1 ]; then
   ( arm64_start=$(date +%s)
-    CONFORMANCE_ARM64_ONLY=${CONFORMANCE_ARM64_ONLY:-ours} sh "$top/scripts/conformance-arm64.sh" \
+    CONFORMANCE_ARM64_ONLY=${CONFORMANCE_ARM64_ONLY:-ours} "$top/scripts/conformance-arm64.sh" \
       "$top/build/pmu-lane" "$top/build/conformance-arm64" >"$arm64_out" 2>&1
     echo "$? $(($(date +%s) - arm64_start))" >"$arm64_rc" ) &
   arm64_pid=$!
