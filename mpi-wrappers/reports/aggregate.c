@@ -222,8 +222,9 @@ static void run_json(struct jw *w, const struct agg *a)
     jw_obj_begin(w, "aggregation");
     jw_fixed(w, "seconds", a->seconds, 9);
     jw_int(w, "bytes_per_rank", a->bytes);
-    jw_str(w, "method", "one PMPI_Reduce (min/max/sum with ranks), call sites merged up a "
-                        "binomial tree, rows pulled by rank 0 through group leaders");
+    jw_str(w, "method",
+           "one PMPI_Reduce (min/max/sum with ranks), call sites merged up a "
+           "binomial tree, rows pulled by rank 0 through group leaders");
     jw_obj_end(w);
 }
 
@@ -275,17 +276,20 @@ static void named_metrics_json(struct jw *w, const struct agg *a)
             jw_digits(w, "job", v, 9);
         else
             jw_null(w, "job");
-        jw_str(w, "job_from", "the counts of all ranks summed, over the longest rank's wall "
-                              "time; per rank: metrics");
+        jw_str(w, "job_from",
+               "the counts of all ranks summed, over the longest rank's wall "
+               "time; per rank: metrics");
         fraction_json(w, a, k);
         if (pmpi_ev()->metric_socket[k])
-            jw_str(w, "per_socket", "read by one rank per socket; each rank's value is its "
-                                    "socket's, shared by the ranks on it (rows: "
-                                    "named_metrics_shared_by)");
+            jw_str(w, "per_socket",
+                   "read by one rank per socket; each rank's value is its "
+                   "socket's, shared by the ranks on it (rows: "
+                   "named_metrics_shared_by)");
         if (pmpi_ev()->metric_device[k])
-            jw_str(w, "per_device", "a node's device (GPU) read by every rank on the node: each "
-                                    "rank's value is its device's (rows: named_metrics_shared_by); "
-                                    "the job figure takes each node's device once");
+            jw_str(w, "per_device",
+                   "a node's device (GPU) read by every rank on the node: each "
+                   "rank's value is its device's (rows: named_metrics_shared_by); "
+                   "the job figure takes each node's device once");
         jw_obj_end(w);
     }
     jw_obj_end(w);

@@ -364,8 +364,9 @@ void pmpi_wait_report_json(struct jw *w, struct tbuf *t, const struct pmpi_wait_
     }
     method_json(w, f, r);
     if (f->dropped)
-        jw_str(w, "note", "the event log of some rank was full: its later calls have no wait "
-                          "states (log.dropped; PAPI_MPI_LOG_RECORDS sets its size)");
+        jw_str(w, "note",
+               "the event log of some rank was full: its later calls have no wait "
+               "states (log.dropped; PAPI_MPI_LOG_RECORDS sets its size)");
     jw_obj_begin(w, "total");
     for (int k = 0; k < PMPI_WAIT_KINDS; k++)
         jw_fixed(w, pmpi_wait_names[k], f->sum[k], 9);

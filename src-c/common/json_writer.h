@@ -21,7 +21,7 @@
 #define JW_MAX_DEPTH 16
 
 struct jw {
-    FILE *f;                                        /* jw_init's stream, or */
+    FILE *f;                                         /* jw_init's stream, or */
     void (*put)(void *arg, const char *s, size_t n); /* jw_init_sink's sink */
     void *put_arg;
     const char *gap; /* a sink's: what follows the next member's comma (jw_break) */

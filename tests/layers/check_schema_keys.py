@@ -65,7 +65,8 @@ WRITERS = {
     "papi_decode": ["src-c/utils/papi_decode.c"],
     "papi_run_stat_line": ["src-c/utils/papi_run/run_stat_lines.c"],
 }
-JW_KEY = re.compile(r"\bjw_\w+\(\s*[\w&>.-]+\s*,\s*\"([^\"]+)\"")
+# (jw_break's text is layout, "\n  ", not a key)
+JW_KEY = re.compile(r"\bjw_(?!break\b)\w+\(\s*[\w&>.-]+\s*,\s*\"([^\"]+)\"")
 # Utilities' writers that print their JSON with format strings (one line per object).
 HAND_WRITTEN = {"src-c/utils/papi_run/run_stat_lines.c"}
 OWN_QUOTING = re.compile(r"\bjson_(?:put_string|escape)\(")
