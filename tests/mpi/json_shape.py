@@ -7,6 +7,10 @@ number form is kept, what a run varies is not.
   (lower case, digits, _ and -), as MPI call names, events and functions: then "K".
 - A number is N (how a %g form prints it depends on the value; the writers' forms are
   one call each, jw_fixed, jw_digits, jw_secs, jw_int).
+- null is "S" too: whether a run has a value there or none varies (a sampled function's
+  region, a factor that cannot be formed), as a string's text does.
+- A shape is itself read as a document ("S", N and "K" as they are), so that a shape
+  recorded under earlier rules is compared under these (check_json_golden.py).
 - Consecutive members of an object of one shape are written once; an array's distinct
   elements once each, sorted: how many ranks, sites, samples or records a run has, and
   in which order, does not count.
@@ -47,10 +51,13 @@ class Shape:
             self.string()
             return '"S"'
         m = NUMBER.match(self.s, self.i)
-        if m:
-            self.i = m.end()
+        if m or c == "N":
+            self.i = m.end() if m else self.i + 1
             return "N"
-        for word in ("true", "false", "null"):
+        if self.s.startswith("null", self.i):
+            self.i += 4
+            return '"S"'
+        for word in ("true", "false"):
             if self.s.startswith(word, self.i):
                 self.i += len(word)
                 return word
