@@ -125,13 +125,9 @@ void tb_csv(struct tbuf *t, const char *s)
 
 static void put_uint(struct tbuf *t, unsigned long long v, int min_digits)
 {
-    char d[24];
-    int n = 0;
-    do {
-        d[sizeof d - 1 - (size_t)n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v || n < min_digits);
-    put(t, d + sizeof d - n, (size_t)n);
+    char d[JW_DECIMAL_MAX];
+    const char *p = jw_decimal(d, v, min_digits);
+    put(t, p, (size_t)(d + sizeof d - p));
 }
 
 void tb_int(struct tbuf *t, long long v)

@@ -216,16 +216,21 @@ static void close_scope(struct jw *w, char c)
     out(w, &c, 1);
 }
 
-/* v in decimal, at least min_digits digits (no stdio: async-signal-safe). */
-static void out_uint(struct jw *w, unsigned long long v, int min_digits)
+char *jw_decimal(char buf[JW_DECIMAL_MAX], unsigned long long v, int min_digits)
 {
-    char d[24];
     int n = 0;
     do {
-        d[sizeof d - 1 - (size_t)n++] = (char)('0' + v % 10);
+        buf[JW_DECIMAL_MAX - 1 - n++] = (char)('0' + v % 10);
         v /= 10;
-    } while (v || n < min_digits);
-    out(w, d + sizeof d - n, (size_t)n);
+    } while (v || (n < min_digits && n < JW_DECIMAL_MAX));
+    return buf + JW_DECIMAL_MAX - n;
+}
+
+static void out_uint(struct jw *w, unsigned long long v, int min_digits)
+{
+    char d[JW_DECIMAL_MAX];
+    const char *p = jw_decimal(d, v, min_digits);
+    out(w, p, (size_t)(d + sizeof d - p));
 }
 
 static void out_int(struct jw *w, long long v)

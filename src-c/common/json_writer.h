@@ -66,6 +66,12 @@ void jw_raw(struct jw *w, const char *key, const char *json);
  * stream failed (full disk: the caller must not treat the file as complete). */
 int jw_finish(struct jw *w);
 
+/* v in decimal, at least min_digits digits, at the end of buf (no stdio, no allocation:
+ * async-signal-safe): where the digits start; they end at buf + JW_DECIMAL_MAX. The
+ * writer's and the wrapper's text buffer's integers both. */
+#define JW_DECIMAL_MAX 24
+char *jw_decimal(char buf[JW_DECIMAL_MAX], unsigned long long v, int min_digits);
+
 /* A quoted JSON string for s (NULL reads as ""), written to f. */
 void json_put_string(FILE *f, const char *s);
 
