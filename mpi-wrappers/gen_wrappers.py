@@ -205,8 +205,11 @@ def gen_header(calls, kinds):
 
 def c_wrapper(c):
     a = ", ".join(c["args"])
+    # The sampling span (pmpi_sample_enter/leave) covers the whole wrapper: a sample in
+    # its bookkeeping is time the program spent in the call, not in a wrapper internal.
     out = [f"int {c['name']}({c['params']})", "{",
-           "    void *site_ = pmpi_site(__builtin_return_address(0));"]
+           "    void *site_ = pmpi_site(__builtin_return_address(0));",
+           f"    pmpi_sample_enter(PMPI_ID_{c['name']}, site_);"]
     if c["send"] or c["recv"]:
         # a persistent point-to-point request's are filed whether or not recording is on
         on = "" if partners(c) != (None, None) and persistent(c) else "pmpi_active() ? "
@@ -219,8 +222,7 @@ def c_wrapper(c):
     else:
         out.append("    const long long sent_ = 0, recvd_ = 0;")
     out += ["    struct pmpi_frame f_;", "    pmpi_enter(&f_);",
-            f"    pmpi_sample_enter(PMPI_ID_{c['name']}, site_);",
-            f"    int rc_ = P{c['name']}({a});", "    pmpi_sample_leave();"]
+            f"    int rc_ = P{c['name']}({a});"]
     dest, source = partners(c)
     leave = f"pmpi_leave(&f_, PMPI_ID_{c['name']}, sent_, recvd_, site_)"
     before, logged = event_log(c, dest, source)
@@ -257,7 +259,7 @@ def c_wrapper(c):
         out += ["    if (dt_ && pmpi_log.on && rc_ == MPI_SUCCESS) {"] + logged + ["    }"]
     if "hsts_" in before:  # only a heap array (event_log.h): no call on the common path
         out += ["    if (hsts_)", "        free(hsts_);"]
-    out += ["    return rc_;", "}", ""]
+    out += ["    pmpi_sample_leave();", "    return rc_;", "}", ""]
     return out
 
 
@@ -647,9 +649,9 @@ def fortran_forwarders(c):
         out += lookup(sym, n)
         out += ["    void *fsite_ = __builtin_return_address(0);",
                 "    struct pmpi_frame f_;",
-                "    pmpi_fortran_enter(&f_, __builtin_return_address(0));",
-                f"    pmpi_sample_enter(PMPI_ID_{c['name']}, __builtin_return_address(0));"] + \
-            before + [f"    real_({args});", "    pmpi_sample_leave();"]
+                f"    pmpi_sample_enter(PMPI_ID_{c['name']}, fsite_);",
+                "    pmpi_fortran_enter(&f_, fsite_);"] + \
+            before + [f"    real_({args});"]
         if after:
             out.append("    int bypass_ = !pmpi_fcall.counted; /* no C wrapper reached */")
         if fb:  # bindings that bypass the C wrapper: bytes from the Fortran arguments
@@ -672,7 +674,7 @@ def fortran_forwarders(c):
         out.append(f"    long long dt_ = {leave};" if after and "dt_" in "".join(after)
                    else f"    {leave};")
         out += after
-        out += ["}", ""]
+        out += ["    pmpi_sample_leave();", "}", ""]
     return out
 
 
