@@ -39,7 +39,8 @@ SUMMARY = "import papi: PAPI performance counters from Python (ctypes over papi-
 SDIST_FILES = ["pyproject.toml", "CMakeLists.txt", "python/build_backend.py", "python/README.md",
                "src-fortran/gen_python.py", "src-fortran/papif_api.py",
                "src-fortran/papif_api.def", "src-c/include/papi.h",
-               "src-c/include/papiStdEventDefs.h"]
+               "src-c/include/papiStdEventDefs.h",
+               "src-c/include/papi_api_begin.h", "src-c/include/papi_api_end.h"]
 
 
 def version():

@@ -13,15 +13,7 @@
 
 #include "papiStdEventDefs.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* The library is built with hidden symbols; what this header declares is its public
- * API and exported (default visibility), nothing else is. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
+#include "papi_api_begin.h"
 
 /* ---- version ------------------------------------------------------------ */
 #define PAPI_VERSION_NUMBER(maj, min, rev, inc) \
@@ -1059,12 +1051,6 @@ int PAPI_hl_region_end(const char *region);
  * when none run in this thread, PAPI_EINVAL while a region is still open. */
 int PAPI_hl_stop(void);
 
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
-}
-#endif
+#include "papi_api_end.h"
 
 #endif /* PAPI_H */

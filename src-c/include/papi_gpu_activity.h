@@ -8,13 +8,7 @@
 
 #include <stddef.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
+#include "papi_api_begin.h"
 
 /* Starts the layer as PAPI_GPU_ACTIVITY says (by default where the program loaded CUDA),
  * once; who names the caller in the one line said when it cannot start (NULL: nothing is
@@ -72,12 +66,6 @@ int papi_gpu_activity_trace_ops(struct trace_gpu_ops *g, struct trace_gpu_since 
  * had no row (the files say the same); nothing when none was lost. */
 void papi_gpu_activity_say_losses(const char *who);
 
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
-}
-#endif
+#include "papi_api_end.h"
 
 #endif

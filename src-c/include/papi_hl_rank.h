@@ -8,15 +8,7 @@
 #ifndef PAPI_HL_RANK_H
 #define PAPI_HL_RANK_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* The library is built with hidden symbols; what this header declares is its public
- * API and exported (default visibility), nothing else is. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
+#include "papi_api_begin.h"
 
 /* Set this process's rank (MPI_COMM_WORLD), e.g. from a PMPI wrapper of MPI_Init.
  * Returns PAPI_OK, or PAPI_EINVAL for a negative rank. May be called before or after
@@ -28,12 +20,6 @@ int papi_hl_set_rank(int rank);
  * PAPI_ESYS when the file cannot be written (the reason goes to PAPI_perror). */
 int papi_hl_write_report(void);
 
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
-}
-#endif
+#include "papi_api_end.h"
 
 #endif

@@ -11,15 +11,7 @@
 
 #include <papi.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* The library is built with hidden symbols; what this header declares is its public
- * API and exported (default visibility), nothing else is. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
+#include "papi_api_begin.h"
 
 /* Events one metric counts, a pattern's PMUs included (a two-socket Granite Rapids' MEM_BW
  * is 96: four terms over 24 memory controllers); a metric that would need more is not
@@ -74,11 +66,5 @@ int PAPIM_evaluate(const char *name, int n, const char *const event_names[],
 int PAPIM_evaluate_eventset(const char *name, int EventSet, const long long values[],
                             double seconds, double *result);
 
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
-}
-#endif
+#include "papi_api_end.h"
 #endif

@@ -6,13 +6,7 @@
 #ifndef PAPI_REGION_CONTEXT_H
 #define PAPI_REGION_CONTEXT_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
+#include "papi_api_begin.h"
 
 /* Kinds of region a context names. */
 #define PAPI_CONTEXT_NAMED 0 /* a region of the region API, on one thread */
@@ -32,12 +26,6 @@ int papi_region_context_name(int kind, long id, char *buf, unsigned long len);
  * named name (copied; NULL keeps the slot's earlier name). */
 void papi_mpi_region_context(int slot, const char *name);
 
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
-}
-#endif
+#include "papi_api_end.h"
 
 #endif
