@@ -13,6 +13,13 @@
 #include "env.h"
 #include "ompt_query.h"
 
+/* The file name of a path: what follows its last '/'. */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 struct found {
     void *tool;
     int gomp, ompt_runtime;
@@ -22,8 +29,7 @@ static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     struct found *f = data;
-    const char *slash = strrchr(info->dlpi_name, '/');
-    const char *name = slash ? slash + 1 : info->dlpi_name;
+    const char *name = file_name(info->dlpi_name);
     f->gomp |= strncmp(name, "libgomp.so", 10) == 0;
     /* LLVM's and Intel's runtimes: a libgomp program may run under them (LD_PRELOAD) */
     f->ompt_runtime |= strncmp(name, "libomp.so", 9) == 0 || strncmp(name, "libiomp5.so", 11) == 0;
@@ -65,8 +71,7 @@ static int find_other(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     struct other *o = data;
-    const char *slash = strrchr(info->dlpi_name, '/');
-    const char *name = slash ? slash + 1 : info->dlpi_name;
+    const char *name = file_name(info->dlpi_name);
     if (o->found || strcmp(name, "libpapi_ompt.so") == 0)
         return o->found;
     /* the executable's handle is the global scope's: its own definition comes first */
@@ -83,8 +88,7 @@ static int find_other(struct dl_phdr_info *info, size_t size, void *data)
         char exe[4096];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         exe[n > 0 ? n : 0] = 0;
-        slash = strrchr(exe, '/');
-        snprintf(o->name, o->len, "%s", n > 0 ? (slash ? slash + 1 : exe) : "the program");
+        snprintf(o->name, o->len, "%s", n > 0 ? file_name(exe) : "the program");
     }
     return o->found;
 }

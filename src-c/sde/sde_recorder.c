@@ -147,24 +147,26 @@ int papi_sde_reset_recorder(void *record_handle)
     return ret;
 }
 
-int sde_recorder_count(struct sde_object *o, uint64_t gen, long long *out)
+/* The recorder's count (data: 0) or the address of its values (data: 1), read under its
+ * lock. */
+static int recorder_read(struct sde_object *o, uint64_t gen, int data, long long *out)
 {
     struct sde_recorder *r = (struct sde_recorder *)sde_object_lock(o, gen);
     if (!r)
         return SDE_ENOEVNT;
-    *out = (long long)r->count;
+    *out = data ? (long long)(intptr_t)r->data : (long long)r->count;
     pthread_mutex_unlock(&o->lock);
     return SDE_OK;
 }
 
+int sde_recorder_count(struct sde_object *o, uint64_t gen, long long *out)
+{
+    return recorder_read(o, gen, 0, out);
+}
+
 int sde_recorder_data(struct sde_object *o, uint64_t gen, long long *out)
 {
-    struct sde_recorder *r = (struct sde_recorder *)sde_object_lock(o, gen);
-    if (!r)
-        return SDE_ENOEVNT;
-    *out = (long long)(intptr_t)r->data;
-    pthread_mutex_unlock(&o->lock);
-    return SDE_OK;
+    return recorder_read(o, gen, 1, out);
 }
 
 /* The address of the value at rank stat of the sorted values (a copy); with no values,

@@ -327,92 +327,71 @@ static int check_modifiable_for(int EventSet, struct eventset **es, int adding)
     return PAPI_OK;
 }
 
-static int check_modifiable(int EventSet, struct eventset **es)
+/* The event set checked for adding (or removing), then that of the event (by its code, or
+ * by its name when named: resolved once the set is known good, so a bad set is told
+ * first): PAPI_add_event, PAPI_remove_event and their named forms. */
+static int one_event(int EventSet, int adding, int code, const char *name, int named)
 {
-    return check_modifiable_for(EventSet, es, 0);
-}
-
-static int check_addable(int EventSet, struct eventset **es)
-{
-    return check_modifiable_for(EventSet, es, 1);
+    struct eventset *es;
+    int ret = check_modifiable_for(EventSet, &es, adding);
+    if (ret == PAPI_OK && named)
+        ret = PAPI_event_name_to_code(name, &code);
+    if (ret != PAPI_OK)
+        return ret;
+    return adding ? es_add_code(es, code) : es_remove_code(es, code);
 }
 
 int PAPI_add_event(int EventSet, int EventCode)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = check_addable(EventSet, &es);
-    if (ret != PAPI_OK)
-        return ret;
-    return es_add_code(es, EventCode);
+    return one_event(EventSet, 1, EventCode, NULL, 0);
 }
 
 int PAPI_remove_event(int EventSet, int EventCode)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = check_modifiable(EventSet, &es);
-    if (ret != PAPI_OK)
-        return ret;
-    return es_remove_code(es, EventCode);
+    return one_event(EventSet, 0, EventCode, NULL, 0);
 }
 
-/* The documented partial-success return: a positive value is the number of events
- * that were added (or removed) before the one that failed; errors are negative. */
-int PAPI_add_events(int EventSet, int *Events, int number)
+/* The documented partial-success return of PAPI_add_events and PAPI_remove_events: each
+ * event in turn added (or removed); a positive value is the number of events that were
+ * before the one that failed; errors are negative. */
+static int each_event(int EventSet, const int *Events, int number, int adding)
 {
-    PAPI_CALL_GUARD();
     struct eventset *es;
-    int ret = check_addable(EventSet, &es);
+    int ret = check_modifiable_for(EventSet, &es, adding);
     if (ret != PAPI_OK)
         return ret;
     if (!Events || number <= 0)
         return papi_error(PAPI_EINVAL, "Events is NULL or number (%d) is not positive", number);
     for (int i = 0; i < number; i++) {
-        ret = es_add_code(es, Events[i]);
+        ret = adding ? es_add_code(es, Events[i]) : es_remove_code(es, Events[i]);
         if (ret != PAPI_OK)
             return i > 0 ? i : ret;
     }
     return PAPI_OK;
+}
+
+int PAPI_add_events(int EventSet, int *Events, int number)
+{
+    PAPI_CALL_GUARD();
+    return each_event(EventSet, Events, number, 1);
 }
 
 int PAPI_remove_events(int EventSet, int *Events, int number)
 {
     PAPI_CALL_GUARD();
-    struct eventset *es;
-    int ret = check_modifiable(EventSet, &es);
-    if (ret != PAPI_OK)
-        return ret;
-    if (!Events || number <= 0)
-        return papi_error(PAPI_EINVAL, "Events is NULL or number (%d) is not positive", number);
-    for (int i = 0; i < number; i++) {
-        ret = es_remove_code(es, Events[i]);
-        if (ret != PAPI_OK)
-            return i > 0 ? i : ret;
-    }
-    return PAPI_OK;
+    return each_event(EventSet, Events, number, 0);
 }
 
 int PAPI_add_named_event(int EventSet, const char *EventName)
 {
     PAPI_CALL_GUARD();
-    int code, ret;
-    struct eventset *es;
-    if ((ret = check_addable(EventSet, &es)) != PAPI_OK)
-        return ret;
-    if ((ret = PAPI_event_name_to_code(EventName, &code)) != PAPI_OK)
-        return ret;
-    return es_add_code(es, code);
+    return one_event(EventSet, 1, 0, EventName, 1);
 }
 
 int PAPI_remove_named_event(int EventSet, const char *EventName)
 {
     PAPI_CALL_GUARD();
-    int code, ret;
-    struct eventset *es;
-    if ((ret = check_modifiable(EventSet, &es)) != PAPI_OK)
-        return ret;
-    if ((ret = PAPI_event_name_to_code(EventName, &code)) != PAPI_OK)
-        return ret;
-    return es_remove_code(es, code);
+    return one_event(EventSet, 0, 0, EventName, 1);
 }

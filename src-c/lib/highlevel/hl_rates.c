@@ -22,43 +22,45 @@ static float per_us(long long count, long long ns)
     return ns > 0 ? (float)((double)count * 1e3 / (double)ns) : 0.0f;
 }
 
-int PAPI_flops_rate(int event, float *rtime, float *ptime, long long *flpops, float *mflops)
+/* One event's count and rate (events per microsecond) since the previous call: PAPI_flops_rate
+ * and PAPI_flips_rate, which differ only in the events they accept (allowed, named in the
+ * message that refuses another). */
+static int one_event_rate(enum hl_mode mode, const char *caller, int event, const int *allowed,
+                          int nallowed, const char *allowed_names, float *rtime, float *ptime,
+                          long long *count, float *rate)
 {
-    if (!rtime || !ptime || !flpops || !mflops)
-        return papi_error(PAPI_EINVAL, "PAPI_flops_rate: an argument is NULL");
-    if (event != PAPI_FP_OPS && event != PAPI_SP_OPS && event != PAPI_DP_OPS &&
-        event != PAPI_VEC_SP && event != PAPI_VEC_DP)
-        return papi_error(PAPI_EINVAL,
-                          "PAPI_flops_rate: event 0x%x is not PAPI_FP_OPS, "
-                          "PAPI_SP_OPS, PAPI_DP_OPS, PAPI_VEC_SP or PAPI_VEC_DP",
-                          (unsigned)event);
+    if (!rtime || !ptime || !count || !rate)
+        return papi_error(PAPI_EINVAL, "%s: an argument is NULL", caller);
+    int i = 0;
+    while (i < nallowed && allowed[i] != event)
+        i++;
+    if (i == nallowed)
+        return papi_error(PAPI_EINVAL, "%s: event 0x%x is not %s", caller, (unsigned)event,
+                          allowed_names);
     struct hl_sample x;
     const int ev[1] = {event};
-    int ret = since_last(HL_FLOPS_RATE, event, ev, NULL, 1, "PAPI_flops_rate", rtime, ptime, &x);
+    int ret = since_last(mode, event, ev, NULL, 1, caller, rtime, ptime, &x);
     if (ret != PAPI_OK)
         return ret;
-    *flpops = x.delta[0];
-    *mflops = per_us(x.delta[0], x.real_delta_ns);
+    *count = x.delta[0];
+    *rate = per_us(x.delta[0], x.real_delta_ns);
     return PAPI_OK;
+}
+
+int PAPI_flops_rate(int event, float *rtime, float *ptime, long long *flpops, float *mflops)
+{
+    static const int ops[] = {PAPI_FP_OPS, PAPI_SP_OPS, PAPI_DP_OPS, PAPI_VEC_SP, PAPI_VEC_DP};
+    return one_event_rate(HL_FLOPS_RATE, "PAPI_flops_rate", event, ops, 5,
+                          "PAPI_FP_OPS, PAPI_SP_OPS, PAPI_DP_OPS, PAPI_VEC_SP or PAPI_VEC_DP",
+                          rtime, ptime, flpops, mflops);
 }
 
 int PAPI_flips_rate(int event, float *rtime, float *ptime, long long *flpins, float *mflips)
 {
-    if (!rtime || !ptime || !flpins || !mflips)
-        return papi_error(PAPI_EINVAL, "PAPI_flips_rate: an argument is NULL");
-    if (event != PAPI_FP_INS && event != PAPI_VEC_INS && event != PAPI_TOT_INS)
-        return papi_error(PAPI_EINVAL,
-                          "PAPI_flips_rate: event 0x%x is not PAPI_FP_INS, "
-                          "PAPI_VEC_INS or PAPI_TOT_INS",
-                          (unsigned)event);
-    struct hl_sample x;
-    const int ev[1] = {event};
-    int ret = since_last(HL_FLIPS_RATE, event, ev, NULL, 1, "PAPI_flips_rate", rtime, ptime, &x);
-    if (ret != PAPI_OK)
-        return ret;
-    *flpins = x.delta[0];
-    *mflips = per_us(x.delta[0], x.real_delta_ns);
-    return PAPI_OK;
+    static const int ins[] = {PAPI_FP_INS, PAPI_VEC_INS, PAPI_TOT_INS};
+    return one_event_rate(HL_FLIPS_RATE, "PAPI_flips_rate", event, ins, 3,
+                          "PAPI_FP_INS, PAPI_VEC_INS or PAPI_TOT_INS", rtime, ptime, flpins,
+                          mflips);
 }
 
 int PAPI_epc(int event, float *rtime, float *ptime, long long *ref, long long *core, long long *evt,

@@ -123,32 +123,33 @@ static void factor(struct compiler *c)
     }
 }
 
-static void product(struct compiler *c)
+/* One level of left-associative binary operators: operand, then (op operand)* where op is
+ * one of ops[0] and ops[1], compiled to codes[0] and codes[1]. */
+static void binary_level(struct compiler *c, void (*operand)(struct compiler *), const char ops[2],
+                         const enum metric_op codes[2])
 {
-    factor(c);
+    operand(c);
     for (;;) {
         skip_blanks(c);
         char op = *c->s;
-        if (c->failed || (op != '*' && op != '/'))
+        if (c->failed || (op != ops[0] && op != ops[1]))
             return;
         c->s++;
-        factor(c);
-        emit(c, op == '*' ? MOP_MUL : MOP_DIV, 0, 0);
+        operand(c);
+        emit(c, op == ops[0] ? codes[0] : codes[1], 0, 0);
     }
+}
+
+static void product(struct compiler *c)
+{
+    static const enum metric_op codes[2] = {MOP_MUL, MOP_DIV};
+    binary_level(c, factor, "*/", codes);
 }
 
 static void expr(struct compiler *c)
 {
-    product(c);
-    for (;;) {
-        skip_blanks(c);
-        char op = *c->s;
-        if (c->failed || (op != '+' && op != '-'))
-            return;
-        c->s++;
-        product(c);
-        emit(c, op == '+' ? MOP_ADD : MOP_SUB, 0, 0);
-    }
+    static const enum metric_op codes[2] = {MOP_ADD, MOP_SUB};
+    binary_level(c, product, "+-", codes);
 }
 
 int metric_formula_compile(const char *text, struct metric_formula *f, char *err, size_t errlen)

@@ -23,6 +23,42 @@ static struct metric_table *table_or_error(int *ret)
     return t;
 }
 
+/* The number of metrics (groups: 0) or of groups (groups: 1) of the table in force, or the
+ * error. */
+static int table_count(int groups)
+{
+    int ret;
+    struct metric_table *t = table_or_error(&ret);
+    if (!t)
+        return ret;
+    int n = groups ? t->ngroups : t->count;
+    metric_table_unlock();
+    return n;
+}
+
+/* For caller's info (not NULL) of one of the table's metrics (groups: 0) or groups (groups:
+ * 1): the table, locked, when index is one of them; NULL (unlocked) with the error in *ret
+ * otherwise. */
+static struct metric_table *table_at(const char *caller, const void *info, int index, int groups,
+                                     int *ret)
+{
+    if (!info) {
+        *ret = papi_error(PAPI_EINVAL, "%s: info is NULL", caller);
+        return NULL;
+    }
+    struct metric_table *t = table_or_error(ret);
+    if (!t)
+        return NULL;
+    int n = groups ? t->ngroups : t->count;
+    if (index < 0 || index >= n) {
+        metric_table_unlock();
+        *ret = papi_error(PAPI_ENOEVNT, "%s index %d: this machine's table has %d",
+                          groups ? "group" : "metric", index, n);
+        return NULL;
+    }
+    return t;
+}
+
 /* A name this CPU's table does not define: which table was looked in, and for the
  * standard names why this CPU has none. */
 static int unknown_metric(const char *name)
@@ -96,28 +132,15 @@ static int fill_info(struct metric *m, PAPIM_metric_info_t *info)
 
 int PAPIM_num_metrics(void)
 {
-    int ret;
-    struct metric_table *t = table_or_error(&ret);
-    if (!t)
-        return ret;
-    int n = t->count;
-    metric_table_unlock();
-    return n;
+    return table_count(0);
 }
 
 int PAPIM_get_metric_info(int index, PAPIM_metric_info_t *info)
 {
-    if (!info)
-        return papi_error(PAPI_EINVAL, "PAPIM_get_metric_info: info is NULL");
     int ret;
-    struct metric_table *t = table_or_error(&ret);
+    struct metric_table *t = table_at("PAPIM_get_metric_info", info, index, 0, &ret);
     if (!t)
         return ret;
-    if (index < 0 || index >= t->count) {
-        int n = t->count;
-        metric_table_unlock();
-        return papi_error(PAPI_ENOEVNT, "metric index %d: this machine's table has %d", index, n);
-    }
     ret = fill_info(&t->v[index], info);
     metric_table_unlock();
     return ret;
@@ -138,28 +161,15 @@ int PAPIM_query_metric(const char *name, PAPIM_metric_info_t *info)
 
 int PAPIM_num_groups(void)
 {
-    int ret;
-    struct metric_table *t = table_or_error(&ret);
-    if (!t)
-        return ret;
-    int n = t->ngroups;
-    metric_table_unlock();
-    return n;
+    return table_count(1);
 }
 
 int PAPIM_get_group_info(int index, PAPIM_group_info_t *info)
 {
-    if (!info)
-        return papi_error(PAPI_EINVAL, "PAPIM_get_group_info: info is NULL");
     int ret;
-    struct metric_table *t = table_or_error(&ret);
+    struct metric_table *t = table_at("PAPIM_get_group_info", info, index, 1, &ret);
     if (!t)
         return ret;
-    if (index < 0 || index >= t->ngroups) {
-        int n = t->ngroups;
-        metric_table_unlock();
-        return papi_error(PAPI_ENOEVNT, "group index %d: this machine's table has %d", index, n);
-    }
     const struct metric_group *g = &t->g[index];
     memset(info, 0, sizeof *info);
     papi_strcpy(info->name, sizeof info->name, g->name);

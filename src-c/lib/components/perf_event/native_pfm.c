@@ -43,6 +43,15 @@ int native_pfm_init(void)
     return PAPI_OK;
 }
 
+/* libpfm4's description of event pfm_idx in the OS layer os, the size field set as its ABI
+ * asks: 1, or 0 when it has none. */
+static int event_info(int pfm_idx, pfm_os_t os, pfm_event_info_t *einfo)
+{
+    memset(einfo, 0, sizeof *einfo);
+    einfo->size = sizeof *einfo;
+    return pfm_get_event_info(pfm_idx, os, einfo) == PFM_SUCCESS;
+}
+
 static enum pe_class pmu_class(pfm_pmu_t pmu)
 {
     const pfm_pmu_info_t *pinfo = pfm_pmu(pmu);
@@ -88,10 +97,7 @@ int native_pfm_name_to_code(const char *name, int *code, int *pfm_ret)
     /* Canonical name: "pmu::" + the event and modifiers as the user spelled them. */
     pfm_event_info_t einfo;
     const pfm_pmu_info_t *pinfo;
-    memset(&einfo, 0, sizeof einfo);
-    einfo.size = sizeof einfo;
-    if (pfm_get_event_info(pfm_idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS ||
-        !(pinfo = pfm_pmu(einfo.pmu)))
+    if (!event_info(pfm_idx, PFM_OS_NONE, &einfo) || !(pinfo = pfm_pmu(einfo.pmu)))
         return papi_error(PAPI_EBUG, "libpfm4 encoded '%s' but cannot describe it", name);
     const char *ev = strstr(name, "::");
     ev = ev ? ev + 2 : name;
@@ -172,10 +178,7 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
 {
     pfm_event_info_t einfo;
     const pfm_pmu_info_t *pinfo;
-    memset(&einfo, 0, sizeof einfo);
-    einfo.size = sizeof einfo;
-    if (pfm_get_event_info(pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS ||
-        !(pinfo = pfm_pmu(einfo.pmu)))
+    if (!event_info(pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo) || !(pinfo = pfm_pmu(einfo.pmu)))
         return PAPI_ENOEVNT;
     char name[PAPI_HUGE_STR_LEN];
     if (umask_idx >= 0) {
@@ -200,9 +203,7 @@ static int intern_enumerated(int pfm_idx, int umask_idx, int *code)
 static int next_umask(int pfm_idx, int after, int *code)
 {
     pfm_event_info_t einfo;
-    memset(&einfo, 0, sizeof einfo);
-    einfo.size = sizeof einfo;
-    if (pfm_get_event_info(pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
+    if (!event_info(pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo))
         return PAPI_ENOEVNT;
     for (int a = after + 1; a < einfo.nattrs; a++) {
         pfm_event_attr_info_t ainfo;
@@ -234,9 +235,7 @@ int native_pfm_enum_next(const struct native_event *e, int modifier, enum pe_cla
     if (next >= 0)
         return intern_enumerated(next, -1, code);
     pfm_event_info_t einfo;
-    memset(&einfo, 0, sizeof einfo);
-    einfo.size = sizeof einfo;
-    if (pfm_get_event_info(e->pfm_idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
+    if (!event_info(e->pfm_idx, PFM_OS_NONE, &einfo))
         return PAPI_ENOEVNT;
     return native_pfm_enum_first((int)einfo.pmu + 1, cls, code);
 }
@@ -268,9 +267,7 @@ int native_pfm_core_counters(void)
 void native_pfm_describe(const struct native_event *e, PAPI_event_info_t *info)
 {
     pfm_event_info_t einfo;
-    memset(&einfo, 0, sizeof einfo);
-    einfo.size = sizeof einfo;
-    if (pfm_get_event_info(e->pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
+    if (!event_info(e->pfm_idx, PFM_OS_PERF_EVENT_EXT, &einfo))
         return;
     papi_strcpy(info->long_descr, sizeof info->long_descr, einfo.desc ? einfo.desc : "");
     if (e->umask_idx >= 0) {
@@ -307,9 +304,7 @@ static void find_covered_locked(void)
         int ev = pi->first_event;
         for (int tries = 0; ev >= 0 && tries < 8; tries++, ev = pfm_get_event_next(ev)) {
             pfm_event_info_t einfo;
-            memset(&einfo, 0, sizeof einfo);
-            einfo.size = sizeof einfo;
-            if (pfm_get_event_info(ev, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
+            if (!event_info(ev, PFM_OS_NONE, &einfo))
                 continue;
             char name[PAPI_HUGE_STR_LEN];
             struct perf_event_attr attr;
@@ -431,9 +426,7 @@ bool native_pfm_closest(const char *name, char *out, size_t len)
     int dist[KEEP], most = el < 6 ? 2 : (int)el / 3;
     for (int ev = pi.first_event; ev >= 0; ev = pfm_get_event_next(ev)) {
         pfm_event_info_t info;
-        memset(&info, 0, sizeof info);
-        info.size = sizeof info;
-        if (pfm_get_event_info(ev, PFM_OS_NONE, &info) != PFM_SUCCESS || !info.name)
+        if (!event_info(ev, PFM_OS_NONE, &info) || !info.name)
             continue;
         int d = distance(event, info.name);
         for (int k = 0; k < KEEP && d <= most; k++)
