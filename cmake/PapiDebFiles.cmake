@@ -3,6 +3,7 @@
 # not write (packaging/debian/README.md): the copyright file and changelog.Debian.gz,
 # manual pages compressed (gzip -9n), ELF files stripped, DEBIAN/md5sums written again,
 # and lintian overrides for what is deliberate. Run with CPACK_* variables set by CPack.
+include("${CMAKE_CURRENT_LIST_DIR}/PapiDebTree.cmake")
 set(debian_dir "${CMAKE_CURRENT_LIST_DIR}/../packaging/debian")
 string(TIMESTAMP date "%a, %d %b %Y %H:%M:%S +0000" UTC)
 if(DEFINED ENV{SOURCE_DATE_EPOCH})
@@ -18,11 +19,7 @@ foreach(deb IN LISTS CPACK_PACKAGE_FILES)
   get_filename_component(base "${deb}" NAME)
   string(REGEX REPLACE "_.*" "" pkg "${base}")
   set(tree "${deb}.files")
-  file(REMOVE_RECURSE "${tree}")
-  execute_process(COMMAND dpkg-deb -R "${deb}" "${tree}" RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "dpkg-deb -R ${deb} failed")
-  endif()
+  papi_deb_unpack("${deb}" "${tree}")
   # copyright and changelog.Debian.gz
   set(doc "${tree}/usr/share/doc/${pkg}")
   file(MAKE_DIRECTORY "${doc}")
@@ -78,10 +75,6 @@ foreach(deb IN LISTS CPACK_PACKAGE_FILES)
     message(FATAL_ERROR "md5sum in ${tree} failed")
   endif()
   file(WRITE "${tree}/DEBIAN/md5sums" "${sums}")
-  execute_process(COMMAND dpkg-deb --root-owner-group -Zxz -b "${tree}" "${deb}"
-                  OUTPUT_QUIET RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "dpkg-deb -b ${deb} failed")
-  endif()
+  papi_deb_repack("${tree}" "${deb}" -Zxz)
   file(REMOVE_RECURSE "${tree}")
 endforeach()

@@ -4,6 +4,13 @@ target_compile_options(papi_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wundef>
   $<$<AND:$<COMPILE_LANGUAGE:C>,$<BOOL:${PAPI_WERROR}>>:-Werror>
   $<$<AND:$<COMPILE_LANGUAGE:Fortran>,$<BOOL:${PAPI_WERROR}>>:-Werror>)
+# The object sets of the project's libraries: hidden symbols (a library exports what its
+# public headers declare, nothing else), these warnings, glibc's GNU extensions.
+function(papi_library_objects target)
+  target_compile_options(${target} PRIVATE -fvisibility=hidden)
+  target_link_libraries(${target} PRIVATE papi_warnings)
+  target_compile_definitions(${target} PRIVATE _GNU_SOURCE)
+endfunction()
 if(PAPI_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=address,undefined)
