@@ -14,6 +14,7 @@ strips past HEAT_STRIP_RANKS ranks, the rank x rank matrix sums ranks into block
 MATRIX_SIDE ranks (its title says so), heat maps and plots show the MAX_ROWS largest
 rows or series (their titles say how many there are), the region tree its first
 MAX_DEPTH levels."""
+import functools
 import math
 
 try:
@@ -77,6 +78,17 @@ def _need(t, *names):
         if t[n].empty:
             return "the %s table is empty" % n
     return None
+
+
+def _needs(*names):
+    """A figure drawn from the tables names: without one of them (or with one empty) it
+    returns why instead of drawing (_need)."""
+    def wrap(draw):
+        @functools.wraps(draw)
+        def figure(t, *args):
+            return _need(t, *names) or draw(t, *args)
+        return figure
+    return wrap
 
 
 def _strip(fig, a, values, label, cmap="viridis"):
@@ -216,10 +228,8 @@ def _dropped_note(t):
                                int(d["rank"].min())))
 
 
+@_needs("mpi_ranks")
 def compute_vs_mpi(t):
-    why = _need(t, "mpi_ranks")
-    if why:
-        return why
     byrank = t["mpi_ranks"].sort_values("rank")
     if len(byrank) > HEAT_STRIP_RANKS:
         fig, ax = _fig(11, 2.8, nrows=2)
@@ -249,10 +259,8 @@ def compute_vs_mpi(t):
     return fig
 
 
+@_needs("mpi_calls", "mpi_ranks")
 def mpi_time_by_call(t):
-    why = _need(t, "mpi_calls", "mpi_ranks")
-    if why:
-        return why
     c = t["mpi_calls"]
     c = c[~c["call"].isin(APART)]
     if c.empty:
@@ -292,10 +300,8 @@ def mpi_time_by_call(t):
     return fig
 
 
+@_needs("mpi_call_summary")
 def time_per_call_site(t):
-    why = _need(t, "mpi_call_summary")
-    if why:
-        return why
     s = t["mpi_call_summary"]
     s = s[~s["apart"].astype(bool)].head(15).iloc[::-1]
     if s.empty:
@@ -333,10 +339,8 @@ def time_per_call_site(t):
     return fig
 
 
+@_needs("mpi_sizes")
 def message_sizes(t):
-    why = _need(t, "mpi_sizes")
-    if why:
-        return why
     s = t["mpi_sizes"]
     calls = s.groupby(["call", "bucket"])[["calls", "time_s"]].sum().reset_index()
     buckets = list(range(int(calls["bucket"].min()), int(calls["bucket"].max()) + 1))
@@ -390,10 +394,8 @@ def matrix_grid(m, n, col, side=MATRIX_SIDE):
     return grid, block
 
 
+@_needs("mpi_matrix", "mpi_ranks")
 def comm_matrix(t):
-    why = _need(t, "mpi_matrix", "mpi_ranks")
-    if why:
-        return why
     m, n = t["mpi_matrix"], int(t["mpi_ranks"]["rank"].max()) + 1
     dropped = _dropped_note(t)
     fig, ax = _fig(12, 5.4 if dropped else 5, ncols=2)
@@ -428,10 +430,8 @@ def comm_matrix(t):
     return fig
 
 
+@_needs("mpi_counters")
 def counters_per_rank(t):
-    why = _need(t, "mpi_counters")
-    if why:
-        return why
     c = t["mpi_counters"]
     names = list(dict.fromkeys(c["counter"]))
     many = c["rank"].nunique() > HEAT_STRIP_RANKS
@@ -469,10 +469,8 @@ def counters_per_rank(t):
     return fig
 
 
+@_needs("region_tree")
 def region_tree(t):
-    why = _need(t, "region_tree")
-    if why:
-        return why
     tree = t["region_tree"]
     metrics = [c for c in tree.columns if c not in ("path", "name", "parent_path", "depth", "region_count")]
     metrics = ["real_time_nsec"] + [m for m in metrics if m not in ("real_time_nsec", "cycles")]
@@ -638,10 +636,8 @@ def region_labels(paths, width=LABEL_CHARS):
     return out
 
 
+@_needs("region_totals")
 def _region_heat(t, by, label):
-    why = _need(t, "region_totals")
-    if why:
-        return why
     tot = t["region_totals"]
     grid = tot.pivot_table(index="path", columns=by, values="real_time_nsec", aggfunc="sum") / 1e9
     nrows = len(grid)
@@ -673,10 +669,8 @@ def region_by_rank(t):
     return _region_heat(t, "rank", "rank")
 
 
+@_needs("region_totals")
 def region_by_thread(t):
-    why = _need(t, "region_totals")
-    if why:
-        return why
     tot = t["region_totals"].copy()
     tot["rank/thread"] = tot["rank"].astype(str) + "/" + tot["thread"].astype(str)
     return _region_heat(dict(t, region_totals=tot), "rank/thread", "rank/thread")
