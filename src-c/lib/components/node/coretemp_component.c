@@ -99,11 +99,6 @@ static int coretemp_discover(struct event_table *t, char *reason, size_t len)
             ret = add_dir(t, list[i]->d_name, dir);
     }
     node_free_list(list, n);
-    if (ret == PAPI_OK && t->n == 0) {
-        snprintf(reason, len, "%s%s lists no temperature, fan, voltage or power sensor", fsroot(),
-                 HWMON_DIR);
-        ret = PAPI_ECMP;
-    }
     return ret;
 }
 
@@ -112,6 +107,7 @@ static struct node_source coretemp_source = {
                .description =
                    "Linux hwmon sensors (/sys/class/hwmon): temperatures, fans, voltages, power"},
     .discover = coretemp_discover,
+    .none_found = HWMON_DIR " lists no temperature, fan, voltage or power sensor",
 };
 
 /* The instance the registry lists (components/registry.c). */

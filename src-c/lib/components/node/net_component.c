@@ -87,36 +87,27 @@ static int check_line(const char *line, int lineno, char *reason, size_t len)
     return PAPI_ECMP;
 }
 
+static int net_line(struct event_table *t, const char *line, int lineno, void *arg, char *reason,
+                    size_t len)
+{
+    (void)arg;
+    char ifname[64];
+    if (interface_of(line, ifname, sizeof ifname) != 0)
+        return PAPI_OK;
+    int ret = check_line(line, lineno, reason, len);
+    return ret == PAPI_OK ? add_interface(t, ifname) : ret;
+}
+
 static int net_discover(struct event_table *t, char *reason, size_t len)
 {
-    FILE *f = fsroot_fopen(NET_FILE);
-    if (!f) {
-        snprintf(reason, len, "%s%s is not readable (%m): no /proc, or no network", fsroot(),
-                 NET_FILE);
-        return PAPI_ECMP;
-    }
-    char line[1024], ifname[64];
-    int ret = PAPI_OK, lineno = 0;
-    while (ret == PAPI_OK && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (interface_of(line, ifname, sizeof ifname) != 0)
-            continue;
-        ret = check_line(line, lineno, reason, len);
-        if (ret == PAPI_OK)
-            ret = add_interface(t, ifname);
-    }
-    fclose(f);
-    if (ret == PAPI_OK && t->n == 0) {
-        snprintf(reason, len, "%s%s lists no network interface", fsroot(), NET_FILE);
-        ret = PAPI_ECMP;
-    }
-    return ret;
+    return node_scan_lines(NET_FILE, "no /proc, or no network", t, net_line, NULL, reason, len);
 }
 
 static struct node_source net_source = {
     .common = {.prefix = "net:::",
                .description = "Linux network interface statistics (/proc/net/dev)"},
     .discover = net_discover,
+    .none_found = NET_FILE " lists no network interface",
 };
 
 /* The instance the registry lists (components/registry.c). */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fsroot.h"
 #include "node_events.h"
 #include "slot_engine.h"
 
@@ -35,6 +36,22 @@ int node_table_add(struct event_table *t, const struct node_event *ev)
     return ret;
 }
 
+int node_scan_lines(const char *path, const char *unreadable, struct event_table *t,
+                    node_line_fn each, void *arg, char *reason, size_t len)
+{
+    FILE *f = fsroot_fopen(path);
+    if (!f) {
+        snprintf(reason, len, "%s%s is not readable (%m): %s", fsroot(), path, unreadable);
+        return PAPI_ECMP;
+    }
+    char line[1024];
+    int ret = PAPI_OK, lineno = 0;
+    while (ret == PAPI_OK && fgets(line, sizeof line, f))
+        ret = each(t, line, ++lineno, arg, reason, len);
+    fclose(f);
+    return ret;
+}
+
 static void free_key(struct table_event *e)
 {
     free(((struct node_event *)(void *)e)->key);
@@ -50,7 +67,10 @@ int node_probe(struct papi_component *self, struct cmp_status *out)
     out->disabled = src->discover(&src->common.table, out->reason, sizeof out->reason);
     if (!out->disabled && src->common.table.n == 0) {
         out->disabled = PAPI_ECMP;
-        snprintf(out->reason, sizeof out->reason, "%s found no events", self->name);
+        if (src->none_found)
+            snprintf(out->reason, sizeof out->reason, "%s%s", fsroot(), src->none_found);
+        else
+            snprintf(out->reason, sizeof out->reason, "%s found no events", self->name);
     }
     table_probe_end(self, out);
     return PAPI_OK;

@@ -26,7 +26,19 @@ struct node_source {
     /* Fill t from the tree under the root in force; PAPI_OK, or the code that disables
      * the component with the reason in reason[len]. */
     int (*discover)(struct event_table *t, char *reason, size_t len);
+    /* Why it found no event, said after the root ("/proc/stat has no cpu line"); NULL:
+     * "<name> found no events". */
+    const char *none_found;
 };
+
+/* Each line of the file path (under the root in force) handed to each, with its number
+ * (from 1) and arg, until each returns other than PAPI_OK: that, or PAPI_OK. A file that
+ * cannot be opened disables the component: PAPI_ECMP with "<path> is not readable
+ * (<errno>): <unreadable>" in reason. */
+typedef int (*node_line_fn)(struct event_table *t, const char *line, int lineno, void *arg,
+                            char *reason, size_t len);
+PAPI_INTERNAL int node_scan_lines(const char *path, const char *unreadable, struct event_table *t,
+                                  node_line_fn each, void *arg, char *reason, size_t len);
 
 /* Append an event (the strings are copied; name and descr are formatted by the caller):
  * PAPI_OK or PAPI_ENOMEM. */

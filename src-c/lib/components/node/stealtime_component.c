@@ -50,34 +50,25 @@ static int check_line(const char *line, int lineno, char *reason, size_t len)
     return PAPI_ECMP;
 }
 
+/* arg: the microseconds of a clock tick. */
+static int stealtime_line(struct event_table *t, const char *line, int lineno, void *arg,
+                          char *reason, size_t len)
+{
+    char key[32];
+    if (strncmp(line, "cpu", 3) != 0 || sscanf(line, "%31s", key) != 1)
+        return PAPI_OK;
+    if (strspn(key + 3, "0123456789") != strlen(key + 3))
+        return PAPI_OK;
+    int ret = check_line(line, lineno, reason, len);
+    return ret == PAPI_OK ? add_cpu(t, key, *(const uint64_t *)arg) : ret;
+}
+
 static int stealtime_discover(struct event_table *t, char *reason, size_t len)
 {
-    FILE *f = fsroot_fopen(STAT_FILE);
-    if (!f) {
-        snprintf(reason, len, "%s%s is not readable (%m): /proc is not mounted", fsroot(),
-                 STAT_FILE);
-        return PAPI_ECMP;
-    }
     long hz = sysconf(_SC_CLK_TCK);
     uint64_t scale = hz > 0 && hz <= 1000000 ? (uint64_t)(1000000 / hz) : 10000;
-    char line[512], key[32];
-    int ret = PAPI_OK, lineno = 0;
-    while (ret == PAPI_OK && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (strncmp(line, "cpu", 3) != 0 || sscanf(line, "%31s", key) != 1)
-            continue;
-        if (strspn(key + 3, "0123456789") != strlen(key + 3))
-            continue;
-        ret = check_line(line, lineno, reason, len);
-        if (ret == PAPI_OK)
-            ret = add_cpu(t, key, scale);
-    }
-    fclose(f);
-    if (ret == PAPI_OK && t->n == 0) {
-        snprintf(reason, len, "%s%s has no cpu line", fsroot(), STAT_FILE);
-        ret = PAPI_ECMP;
-    }
-    return ret;
+    return node_scan_lines(STAT_FILE, "/proc is not mounted", t, stealtime_line, &scale, reason,
+                           len);
 }
 
 static struct node_source stealtime_source = {
@@ -85,6 +76,7 @@ static struct node_source stealtime_source = {
                .description =
                    "Steal time of a virtual machine's CPUs (/proc/stat), in microseconds"},
     .discover = stealtime_discover,
+    .none_found = STAT_FILE " has no cpu line",
 };
 
 /* The instance the registry lists (components/registry.c). */
