@@ -91,37 +91,35 @@ int papifh_set_event_domain(int eventset, int domain)
     return PAPI_set_opt(PAPI_DOMAIN, &opt);
 }
 
+/* PAPI_get_opt of the library default (mode def) or of the event set's setting that opt
+ * names (mode per), split as papifh_split_result does; PAPI_EINVAL for another mode. */
+static int get_default_or_set(int mode, int def, int per, PAPI_option_t *opt, int *value)
+{
+    int ret;
+    if (mode == def)
+        ret = PAPI_get_opt(def, NULL);
+    else if (mode == per)
+        ret = PAPI_get_opt(per, opt);
+    else
+        return PAPI_EINVAL;
+    return papifh_split_result(ret, value);
+}
+
 /* mode PAPI_DEFDOM: the library default; PAPI_DOMAIN: the event set's domain. */
 int papifh_get_domain(int eventset, int *domain, int mode)
 {
     PAPI_option_t opt;
     memset(&opt, 0, sizeof opt);
-    int ret;
-    if (mode == PAPI_DEFDOM) {
-        ret = PAPI_get_opt(PAPI_DEFDOM, NULL);
-    } else if (mode == PAPI_DOMAIN) {
-        opt.domain.eventset = eventset;
-        ret = PAPI_get_opt(PAPI_DOMAIN, &opt);
-    } else {
-        return PAPI_EINVAL;
-    }
-    return papifh_split_result(ret, domain);
+    opt.domain.eventset = eventset;
+    return get_default_or_set(mode, PAPI_DEFDOM, PAPI_DOMAIN, &opt, domain);
 }
 
 int papifh_get_granularity(int eventset, int *granularity, int mode)
 {
     PAPI_option_t opt;
     memset(&opt, 0, sizeof opt);
-    int ret;
-    if (mode == PAPI_DEFGRN) {
-        ret = PAPI_get_opt(PAPI_DEFGRN, NULL);
-    } else if (mode == PAPI_GRANUL) {
-        opt.granularity.eventset = eventset;
-        ret = PAPI_get_opt(PAPI_GRANUL, &opt);
-    } else {
-        return PAPI_EINVAL;
-    }
-    return papifh_split_result(ret, granularity);
+    opt.granularity.eventset = eventset;
+    return get_default_or_set(mode, PAPI_DEFGRN, PAPI_GRANUL, &opt, granularity);
 }
 
 int papifh_set_inherit(int inherit)

@@ -25,34 +25,25 @@ int PAPI_get_dmem_info(PAPI_dmem_info_t *d)
         return papi_error(PAPI_ESYS, "cannot open /proc/self/status");
     PAPI_dmem_info_t m;
     memset(&m, 0, sizeof m);
+    /* The lines of the file that are reported, and where. */
+    const struct {
+        const char *key;
+        long long *value;
+    } fields[] = {
+        {"VmPeak", &m.peak},           {"VmSize", &m.size},     {"VmRSS", &m.resident},
+        {"VmHWM", &m.high_water_mark}, {"RssShmem", &m.shared}, {"VmExe", &m.text},
+        {"VmLib", &m.library},         {"VmData", &m.heap},     {"VmLck", &m.locked},
+        {"VmStk", &m.stack},           {"VmPTE", &m.pte},
+    };
     char line[256];
     long long v;
     while (fgets(line, sizeof line, f)) {
         char key[64];
         if (sscanf(line, "%63[^:]: %lld", key, &v) != 2)
             continue;
-        if (!strcmp(key, "VmPeak"))
-            m.peak = v;
-        else if (!strcmp(key, "VmSize"))
-            m.size = v;
-        else if (!strcmp(key, "VmRSS"))
-            m.resident = v;
-        else if (!strcmp(key, "VmHWM"))
-            m.high_water_mark = v;
-        else if (!strcmp(key, "RssShmem"))
-            m.shared = v;
-        else if (!strcmp(key, "VmExe"))
-            m.text = v;
-        else if (!strcmp(key, "VmLib"))
-            m.library = v;
-        else if (!strcmp(key, "VmData"))
-            m.heap = v;
-        else if (!strcmp(key, "VmLck"))
-            m.locked = v;
-        else if (!strcmp(key, "VmStk"))
-            m.stack = v;
-        else if (!strcmp(key, "VmPTE"))
-            m.pte = v;
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+            if (!strcmp(key, fields[i].key))
+                *fields[i].value = v;
     }
     fclose(f);
     m.pagesize = sysconf(_SC_PAGESIZE);
