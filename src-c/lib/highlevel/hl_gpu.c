@@ -47,7 +47,7 @@ void hl_gpu_region_cancel(struct hlr_region *g)
 }
 
 /* A thread's regions that have GPU sums, under its key. */
-static void write_thread(struct jw *w, const struct hlr_thread *th)
+static void write_thread(struct jw *w, struct hlr_thread *th)
 {
     char key[32];
     snprintf(key, sizeof key, "%d", th->key);
@@ -60,7 +60,7 @@ static void write_thread(struct jw *w, const struct hlr_thread *th)
 
 /* A thread's regions' host/device POP factors under its key: one process, its host time
  * the region's wall time (the region API does not know its MPI time). */
-static void write_thread_pop(struct jw *w, const struct hlr_thread *th)
+static void write_thread_pop(struct jw *w, struct hlr_thread *th)
 {
     char key[32];
     snprintf(key, sizeof key, "%d", th->key);
@@ -89,21 +89,8 @@ void hl_gpu_write(struct jw *w)
         return;
     gpu_activity_flush();
     gpu_report_say_losses(stderr, "region API");
-    jw_obj_begin(w, "gpu_regions");
-    for (struct hlr_thread *th = g_hlr_threads; th; th = th->next) {
-        pthread_mutex_lock(&th->lock); /* before table_lock, a leaf */
-        if (th->key >= 0)
-            write_thread(w, th);
-        pthread_mutex_unlock(&th->lock);
-    }
-    jw_obj_end(w);
-    jw_obj_begin(w, "gpu_pop");
-    for (struct hlr_thread *th = g_hlr_threads; th; th = th->next) {
-        pthread_mutex_lock(&th->lock);
-        if (th->key >= 0)
-            write_thread_pop(w, th);
-        pthread_mutex_unlock(&th->lock);
-    }
-    jw_obj_end(w);
+    /* each thread's lock is taken before table_lock, a leaf */
+    hl_write_threads(w, "gpu_regions", write_thread);
+    hl_write_threads(w, "gpu_pop", write_thread_pop);
     gpu_report_run_pop(w, "gpu_run_pop", asked); /* the whole run's, beside its regions' */
 }

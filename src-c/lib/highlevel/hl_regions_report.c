@@ -278,21 +278,6 @@ static void write_thread_metrics(struct jw *w, struct hlr_thread *t)
     jw_obj_end(w);
 }
 
-/* Every thread that has a region (a thread whose first begin failed has none), numbered
- * by number_threads. */
-static void write_threads(struct jw *w, const char *key,
-                          void (*one)(struct jw *, struct hlr_thread *))
-{
-    jw_obj_begin(w, key);
-    for (struct hlr_thread *t = g_hlr_threads; t; t = t->next) {
-        pthread_mutex_lock(&t->lock);
-        if (t->key >= 0)
-            one(w, t);
-        pthread_mutex_unlock(&t->lock);
-    }
-    jw_obj_end(w);
-}
-
 static int by_id(const void *a, const void *b)
 {
     const struct hlr_thread *x = *(struct hlr_thread *const *)a,
@@ -393,16 +378,16 @@ static int write_json(FILE *f, int rank, const char *rank_source)
     jw_arr_end(&w);
     number_threads();
     write_lost(&w);
-    write_threads(&w, "threads", write_thread);
-    write_threads(&w, "region_totals", write_totals);
-    write_threads(&w, "all_threads", hla_write_thread);
+    hl_write_threads(&w, "threads", write_thread);
+    hl_write_threads(&w, "region_totals", write_totals);
+    hl_write_threads(&w, "all_threads", hla_write_thread);
     ompt_query_load(&openmp); /* the OMPT tool ran: the named regions' OpenMP tables */
     if (openmp.have)
-        write_threads(&w, "openmp_regions", write_openmp);
+        hl_write_threads(&w, "openmp_regions", write_openmp);
     ompt_query_free(&openmp);
     hl_gpu_write(&w);
     if (rsample_write_head(&w)) /* PAPI_SAMPLE: function x region per thread */
-        write_threads(&w, "sampled_functions", write_samples);
+        hl_write_threads(&w, "sampled_functions", write_samples);
     hli_write(&w);
     if (g_hlr.nmetrics > 0) {
         jw_obj_begin(&w, "metrics");
@@ -421,7 +406,7 @@ static int write_json(FILE *f, int rank, const char *rank_source)
             jw_str(&w, "multiplexed", "PAPI_MULTIPLEX: the region event sets are multiplexed");
         else
             jw_null(&w, "multiplexed");
-        write_threads(&w, "threads", write_thread_metrics);
+        hl_write_threads(&w, "threads", write_thread_metrics);
         jw_obj_end(&w);
     }
     jw_obj_end(&w);

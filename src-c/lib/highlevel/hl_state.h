@@ -150,4 +150,10 @@ extern struct hlr_config g_hlr PAPI_INTERNAL;
 extern struct hlr_thread *g_hlr_threads PAPI_INTERNAL;
 extern pthread_mutex_t g_hlr_lock PAPI_INTERNAL;
 
+/* Under the JSON object key, one(w, t) for every thread that has a region (a thread whose
+ * first begin failed has none), newest first, each under its own lock. */
+struct jw;
+PAPI_INTERNAL void hl_write_threads(struct jw *w, const char *key,
+                                    void (*one)(struct jw *, struct hlr_thread *));
+
 #endif
