@@ -101,15 +101,20 @@ static struct metric *metric_slot(struct metric_table *t, const char *name)
     return &t->v[t->count++];
 }
 
-/* Metric name's formula text compiled into fm; PAPI_EINVAL with "metric NAME: why". */
-static int compile_checked(const char *name, const char *text, struct metric_formula *fm, char *msg,
-                           size_t msglen)
+/* A METRIC or OR line's formula text for metric name, compiled to check it on every table's
+ * line: PAPI_EINVAL with "metric NAME: why" when it does not compile; else 1 when the line
+ * is kept (this CPU's table or the generic one), 0 when it is another CPU's (checked, not
+ * kept). */
+static int formula_checked(const struct parse_state *st, const char *name, const char *text,
+                           char *msg, size_t msglen)
 {
+    struct metric_formula fm;
     char why[PAPI_HUGE_STR_LEN];
-    if (metric_formula_compile(text, fm, why, sizeof why) == PAPI_OK)
-        return PAPI_OK;
-    snprintf(msg, msglen, "metric %.63s: %.900s", name, why);
-    return PAPI_EINVAL;
+    if (metric_formula_compile(text, &fm, why, sizeof why) != PAPI_OK) {
+        snprintf(msg, msglen, "metric %.63s: %.900s", name, why);
+        return PAPI_EINVAL;
+    }
+    return st->generic || st->own;
 }
 
 static int metric_line(struct parse_state *st, char **f, int nf, int line, char *msg, size_t msglen)
@@ -129,10 +134,10 @@ static int metric_line(struct parse_state *st, char **f, int nf, int line, char 
         snprintf(msg, msglen, "metric %s: unit empty, or a field too long", f[1]);
         return PAPI_EINVAL;
     }
-    struct metric_formula fm;
-    if (compile_checked(f[1], f[3], &fm, msg, msglen) != PAPI_OK)
+    int kept = formula_checked(st, f[1], f[3], msg, msglen);
+    if (kept < 0)
         return PAPI_EINVAL;
-    if (!st->generic && !st->own)
+    if (!kept)
         return PAPI_OK; /* another CPU's: checked, not kept */
     struct metric *m = metric_slot(st->out, f[1]);
     if (!m) {
@@ -164,10 +169,10 @@ static int or_line(struct parse_state *st, char **f, int nf, char *msg, size_t m
         snprintf(msg, msglen, "OR line must be 'OR,<metric>,<formula>'");
         return PAPI_EINVAL;
     }
-    struct metric_formula fm;
-    if (compile_checked(f[1], f[2], &fm, msg, msglen) != PAPI_OK)
+    int kept = formula_checked(st, f[1], f[2], msg, msglen);
+    if (kept < 0)
         return PAPI_EINVAL;
-    if (!st->generic && !st->own)
+    if (!kept)
         return PAPI_OK; /* another CPU's: checked, not kept */
     struct metric *m = metric_find(st->out, f[1]);
     const char *table = st->own ? st->cpu : GENERIC_TABLE;
