@@ -26,6 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exact_loop.h"
+
 #define RING_PAGES 256 /* 1 MiB: every sample of the longest run, never wrapped */
 
 static uint64_t cntvct(void)
@@ -44,12 +46,7 @@ static uint64_t cntvct(void)
 /* Frames of its own (noinline, frame pointers): the chain the kernel walks per sample. */
 static __attribute__((noinline)) void spin(long n)
 {
-#if defined(__aarch64__)
-    __asm__ volatile("1: nop\n\tsubs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#else
-    for (volatile long i = 0; i < n; i++)
-        ;
-#endif
+    EXACT_LOOP_3(n);
 }
 
 static __attribute__((noinline)) void work(long n)
