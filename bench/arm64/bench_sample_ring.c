@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "exact_loop.h"
+#include "ring_samples.h"
 
 #define RING_PAGES 256 /* 1 MiB: every sample of the longest run, never wrapped */
 
@@ -52,21 +53,6 @@ static __attribute__((noinline)) void spin(long n)
 static __attribute__((noinline)) void work(long n)
 {
     spin(n);
-}
-
-static long ring_samples(void *map)
-{
-    const struct perf_event_mmap_page *m = map;
-    const unsigned char *data = (const unsigned char *)map + sysconf(_SC_PAGESIZE);
-    uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), n = 0;
-    for (uint64_t t = 0; t < head;) {
-        const struct perf_event_header *h = (const void *)(data + t);
-        if (!h->size)
-            break;
-        n += h->type == PERF_RECORD_SAMPLE;
-        t += h->size;
-    }
-    return (long)n;
 }
 
 static int floor_run(long n, long period)
