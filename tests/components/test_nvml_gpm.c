@@ -303,11 +303,10 @@ static void check_failures(void)
     es = named_set(sm, 1);
     nvml_double_set(0, "gpm_in_use", 1);
     CHECK_RET(PAPI_start(es), PAPI_ECNFLCT);
-    why = PAPI_strerror_detail();
-    printf("in use: %s\n", why ? why : "(none)");
-    CHECK(why && strstr(why, "nvmlGpmSampleGet (metric 2) on device 0 failed: In use by another "
-                             "client (NVML error 19): another consumer"),
-          "reason '%s'", why ? why : "");
+    expect_reason("in use",
+                  "nvmlGpmSampleGet (metric 2) on device 0 failed: In use by another client "
+                  "(NVML error 19): another consumer",
+                  NULL);
     nvml_double_set(0, "gpm_in_use", 0);
     CHECK_RET(PAPI_start(es), PAPI_OK);
     nvml_double_gpm_advance(0, 200);
