@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ompt_pages.h"
 #include "papi.h"
 
 #define PAGES 64
@@ -67,10 +68,9 @@ int main(int argc, char **argv)
     const int early = argc > 2 && strcmp(argv[2], "early") == 0;
     const long page = sysconf(_SC_PAGESIZE);
     const size_t bytes = (size_t)((long)threads * (threads + 1) / 2 * PAGES * page);
-    char *buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *buf = fresh_pages(bytes);
     pthread_t other;
-    if (threads < 1 || threads > 64 || buf == MAP_FAILED ||
-        madvise(buf, bytes, MADV_NOHUGEPAGE) != 0 || pipe(stop) != 0 ||
+    if (threads < 1 || threads > 64 || !buf || pipe(stop) != 0 ||
         (foreign && pthread_create(&other, NULL, sleeper, NULL) != 0)) {
         perror("ompt_share");
         return 1;
