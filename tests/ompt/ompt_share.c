@@ -20,6 +20,7 @@
 
 #include "ompt_pages.h"
 #include "papi.h"
+#include "test_workload.h"
 
 #define PAGES 64
 #define PAIRS 100
@@ -30,18 +31,6 @@ static void touch(volatile char *p, long pages, long page)
         p[i * page] = 1;
 }
 
-static long read_calls(void)
-{
-    char line[128];
-    long n = -1;
-    FILE *f = fopen("/proc/self/io", "r");
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "syscr:", 6) == 0)
-            n = atol(line + 6);
-    if (f)
-        fclose(f);
-    return n;
-}
 
 /* The timed pairs (bench/README.md counts them with callgrind --toggle-collect). */
 __attribute__((noinline)) static void region_pairs(void)
@@ -94,9 +83,9 @@ int main(int argc, char **argv)
         touch(buf + t * (t + 1) / 2 * PAGES * page, (t + 1) * PAGES, page);
     }
     PAPI_hl_region_end("faults");
-    long before = read_calls();
+    long before = read_syscalls("/proc/self/io");
     region_pairs();
-    long after = read_calls();
+    long after = read_syscalls("/proc/self/io");
     if (foreign) {
         (void)!write(stop[1], "x", 1);
         pthread_join(other, NULL);
