@@ -132,7 +132,6 @@ static void *sleeper(void *arg)
     return NULL;
 }
 
-
 static int threads_bench(const char *what)
 {
     int joined = strcmp(what, "joined") == 0, n = joined ? 1 : atoi(what);

@@ -90,9 +90,10 @@ static void test_vanished(void)
     remove_tree(path);
     CHECK_RET(PAPI_read(es1, v), PAPI_ESYS);
     CHECK_RET(PAPI_stop(es1, v), PAPI_ESYS);
-    const char *why = expect_reason("vanished", A "card1:power1_input: cannot read ",
-                                    "/sys/class/drm/card1/device/hwmon/hwmon4/power1_input: No "
-                                    "such file or directory (the GPU was removed or amdgpu unloaded)");
+    const char *why =
+        expect_reason("vanished", A "card1:power1_input: cannot read ",
+                      "/sys/class/drm/card1/device/hwmon/hwmon4/power1_input: No "
+                      "such file or directory (the GPU was removed or amdgpu unloaded)");
     CHECK(!strpbrk(why, "\r\n"), "the vanished card's reason spans lines");
     CHECK_RET(PAPI_stop(es1, v), PAPI_OK);
     CHECK_RET(PAPI_start(es0), PAPI_OK);

@@ -31,7 +31,6 @@ static void touch(volatile char *p, long pages, long page)
         p[i * page] = 1;
 }
 
-
 /* The timed pairs (bench/README.md counts them with callgrind --toggle-collect). */
 __attribute__((noinline)) static void region_pairs(void)
 {
