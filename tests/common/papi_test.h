@@ -67,17 +67,6 @@ static inline void free_set(int *es)
     CHECK_RET(PAPI_destroy_eventset(es), PAPI_OK);
 }
 
-/* PAPI's reason for the last error (PAPI_strerror_detail), printed after what, holds part
- * and, when given, part2 (checked); the reason, "" when there is none. */
-static inline const char *expect_reason(const char *what, const char *part, const char *part2)
-{
-    const char *why = PAPI_strerror_detail();
-    printf("%s: %s\n", what, why ? why : "(none)");
-    CHECK(why && strstr(why, part) && (!part2 || strstr(why, part2)), "%s: reason '%s'", what,
-          why ? why : "");
-    return why ? why : "";
-}
-
 /* A new event set holding perf::PAGE-FAULTS, the event the exact-count tests use; skips
  * the test when even that software event does not open. Returns the event's code. */
 static inline int page_fault_set(int *es)

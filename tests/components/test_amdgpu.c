@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "papi.h"
+#include "expect_reason.h"
 #include "papi_test.h"
 #include "test_tree.h"
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "papi.h"
+#include "expect_reason.h"
 #include "papi_test.h"
 
 #define DEV0 "nvml:::Tesla_V100-SXM2-16GB:device_0:"

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "papi.h"
+#include "expect_reason.h"
 #include "papi_test.h"
 
 #define DEV0 "nvml:::NVIDIA_H100_80GB_HBM3:device_0:"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "papi.h"
+#include "expect_reason.h"
 #include "papi_test.h"
 
 #define R "rocm_smi:::"
