@@ -20,6 +20,7 @@
 
 #include "bench_timing.h"
 #include "papi.h"
+#include "test_workload.h"
 
 #define ROUNDS 201
 #define CALLS  500
@@ -131,20 +132,6 @@ static void *sleeper(void *arg)
     return NULL;
 }
 
-/* This thread's read system calls so far. */
-static long syscr(void)
-{
-    char buf[256];
-    long n = -1;
-    FILE *f = fopen("/proc/thread-self/io", "r");
-    while (f && fgets(buf, sizeof buf, f))
-        if (strncmp(buf, "syscr:", 6) == 0)
-            n = atol(buf + 6);
-    if (f)
-        fclose(f);
-    return n;
-}
-
 static int threads_bench(const char *what)
 {
     int joined = strcmp(what, "joined") == 0, n = joined ? 1 : atoi(what);
@@ -162,9 +149,9 @@ static int threads_bench(const char *what)
     setenv("PAPI_OUTPUT_DIRECTORY", "/tmp", 0);
     PAPI_hl_region_begin("bench"); /* the set-up, not measured */
     PAPI_hl_region_end("bench");
-    long a = syscr();
+    long a = read_syscalls("/proc/thread-self/io");
     region_pairs();
-    long b = syscr();
+    long b = read_syscalls("/proc/thread-self/io");
     printf("threads %s: %d pairs, %.2f read() calls per pair\n", what, PAIRS,
            (double)(b - a) / PAIRS);
     if (!joined) {

@@ -1,6 +1,7 @@
 /* bench_meter: the instruction meters of bench_paths (bench_meter.h). */
 #define _GNU_SOURCE
 #include "bench_meter.h"
+#include "exact_loop.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -179,7 +180,7 @@ void report_process(const char *path, struct cost c, long n)
 
 __attribute__((noinline)) void spin(long n)
 {
-    __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+    EXACT_LOOP_2(n);
 }
 
 /* CNTVCT_EL0 must be readable from EL0 (Linux arm64 allows it; a trap would be SIGILL)

@@ -40,7 +40,8 @@
 
 #include "bench_meter.h"
 #include "papi.h"
-#include "perf_user_read.h"
+#include "raw_group.h"
+#include "ring_samples.h" /* its ring: 64 data pages, more than the run takes */
 
 /* ---- the library under test, through dlopen ------------------------------------------- */
 static struct {
@@ -127,8 +128,8 @@ static void load(const char *path)
 /* ---- the floors: raw perf_event ------------------------------------------------------- */
 static const uint64_t raw_codes[] = {0x08, 0x11, 0x12, 0x10, 0x01, 0x02, 0x03, 0x04,
                                      0x05, 0x09, 0x0a, 0x13, 0x14, 0x16, 0x17, 0x19};
-static int raw_fd[16], raw_n, raw_alone;
-static const struct perf_event_mmap_page *raw_page[16];
+static int raw_alone;
+static struct raw_group raw;
 static volatile uint64_t sink;
 
 static int rdpmc_bit(void)
@@ -155,46 +156,36 @@ static int rdpmc_bit(void)
 static void raw_open(int n, int alone)
 {
     int bit = ua ? rdpmc_bit() : -1;
-    raw_n = n;
+    raw.n = n;
     raw_alone = alone;
     for (int i = 0; i < n; i++) {
-        raw_fd[i] = open_raw(raw_codes[i], alone || i == 0 ? -1 : raw_fd[0], 0, bit,
+        raw.fd[i] = open_raw(raw_codes[i], alone || i == 0 ? -1 : raw.fd[0], 0, bit,
                              alone ? PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING
                                    : GROUP_FORMAT);
-        if (raw_fd[i] < 0) {
+        if (raw.fd[i] < 0) {
             fprintf(stderr, "raw event 0x%llx: %s\n", (unsigned long long)raw_codes[i],
                     strerror(errno));
             exit(1);
         }
-        raw_page[i] = NULL;
+        raw.page[i] = NULL;
         if (ua) {
             void *p =
-                mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, raw_fd[i], 0);
-            raw_page[i] = p == MAP_FAILED ? NULL : p;
+                mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, raw.fd[i], 0);
+            raw.page[i] = p == MAP_FAILED ? NULL : p;
         }
         if (alone || i == 0)
-            ioctl(raw_fd[i], PERF_EVENT_IOC_ENABLE, 0);
+            ioctl(raw.fd[i], PERF_EVENT_IOC_ENABLE, 0);
     }
-}
-
-static void raw_close(void)
-{
-    for (int i = raw_n - 1; i >= 0; i--) {
-        if (raw_page[i])
-            munmap((void *)raw_page[i], (size_t)sysconf(_SC_PAGESIZE));
-        close(raw_fd[i]);
-    }
-    raw_n = 0;
 }
 
 static __attribute__((noinline)) void op_raw_read(void)
 {
     uint64_t buf[3 + 16];
     if (raw_alone) {
-        for (int i = 0; i < raw_n; i++)
-            if (read(raw_fd[i], buf, 3 * sizeof(uint64_t)) < 0)
+        for (int i = 0; i < raw.n; i++)
+            if (read(raw.fd[i], buf, 3 * sizeof(uint64_t)) < 0)
                 abort();
-    } else if (read(raw_fd[0], buf, (3 + (size_t)raw_n) * sizeof(uint64_t)) < 0) {
+    } else if (read(raw.fd[0], buf, (3 + (size_t)raw.n) * sizeof(uint64_t)) < 0) {
         abort();
     }
     sink = buf[0];
@@ -202,13 +193,7 @@ static __attribute__((noinline)) void op_raw_read(void)
 
 static __attribute__((noinline)) void op_raw_user(void)
 {
-    uint64_t c, e, r, s = 0;
-    for (int i = 0; i < raw_n; i++) {
-        if (!perf_user_read(raw_page[i], &c, &e, &r))
-            abort();
-        s += c;
-    }
-    sink = s;
+    sink = raw_group_user_sum(&raw);
 }
 
 /* start+stop floor: disable, the read that freezes the values, enable. */
@@ -216,23 +201,23 @@ static __attribute__((noinline)) void op_raw_user(void)
 static __attribute__((noinline)) void op_raw_mpx_startstop(void)
 {
     uint64_t buf[3];
-    for (int i = 0; i < raw_n; i++)
-        ioctl(raw_fd[i], PERF_EVENT_IOC_DISABLE, 0);
-    for (int i = 0; i < raw_n; i++)
-        if (read(raw_fd[i], buf, sizeof buf) < 0)
+    for (int i = 0; i < raw.n; i++)
+        ioctl(raw.fd[i], PERF_EVENT_IOC_DISABLE, 0);
+    for (int i = 0; i < raw.n; i++)
+        if (read(raw.fd[i], buf, sizeof buf) < 0)
             abort();
-    for (int i = 0; i < raw_n; i++)
-        ioctl(raw_fd[i], PERF_EVENT_IOC_ENABLE, 0);
+    for (int i = 0; i < raw.n; i++)
+        ioctl(raw.fd[i], PERF_EVENT_IOC_ENABLE, 0);
     sink = buf[0];
 }
 
 static __attribute__((noinline)) void op_raw_startstop(void)
 {
     uint64_t buf[4];
-    ioctl(raw_fd[0], PERF_EVENT_IOC_DISABLE, 0);
-    if (read(raw_fd[0], buf, sizeof buf) < 0)
+    ioctl(raw.fd[0], PERF_EVENT_IOC_DISABLE, 0);
+    if (read(raw.fd[0], buf, sizeof buf) < 0)
         abort();
-    ioctl(raw_fd[0], PERF_EVENT_IOC_ENABLE, 0);
+    ioctl(raw.fd[0], PERF_EVENT_IOC_ENABLE, 0);
     sink = buf[3];
 }
 
@@ -400,13 +385,13 @@ static void bench_counting(void)
         raw_open(sizes[k], 0);
         snprintf(path, sizeof path, "floor_read_syscall_%d", sizes[k]);
         report(path, per_call(op_raw_read));
-        if (ua && raw_page[0]) {
+        if (ua && raw.page[0]) {
             snprintf(path, sizeof path, "floor_read_user_%d", sizes[k]);
             report(path, per_call(op_raw_user));
         }
         if (k == 0)
             report("floor_startstop_1", per_call(op_raw_startstop));
-        raw_close();
+        raw_group_close(&raw);
         es = papi_set(sizes[k], 0);
         P.start(es);
         snprintf(path, sizeof path, "read_%d", sizes[k]);
@@ -433,7 +418,7 @@ static void bench_multiplexed(void)
         report(path, per_call_min(op_raw_read, CALLS / 2));
         snprintf(path, sizeof path, "floor_mpx_startstop_%d", mpx[k]);
         report(path, per_call_min(op_raw_mpx_startstop, CALLS / 10));
-        raw_close();
+        raw_group_close(&raw);
         es = papi_set(mpx[k], 1);
         P.start(es);
         snprintf(path, sizeof path, "mpx_read_%d", mpx[k]);
@@ -449,7 +434,7 @@ static void bench_multiplexed(void)
  * INST_RETIRED, CPU_CYCLES), from user space when the kernel allows it. */
 static __attribute__((noinline)) void op_raw_region(void)
 {
-    if (ua && raw_page[0]) {
+    if (ua && raw.page[0]) {
         op_raw_user();
         op_raw_user();
     } else {
@@ -518,7 +503,7 @@ static void bench_highlevel(void)
     }
     raw_open(2, 0);
     report("floor_region_begin_end", per_call(op_raw_region));
-    raw_close();
+    raw_group_close(&raw);
     if (P.hl_region_begin && P.hl_region_begin("bench") == PAPI_OK) {
         if (late)
             n = start_sleepers(t, want);
@@ -588,20 +573,6 @@ static int raw_sampling(int ring, void **map, size_t *len)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC);
     }
     return fd;
-}
-
-/* Samples in a ring (this bench's own, 64 data pages: more than the run takes). */
-static long ring_samples(void *map)
-{
-    const struct perf_event_mmap_page *m = map;
-    const unsigned char *data = (const unsigned char *)map + sysconf(_SC_PAGESIZE);
-    uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), n = 0;
-    for (uint64_t t = 0; t < head;) {
-        const struct perf_event_header *h = (const void *)(data + t);
-        n += h->type == PERF_RECORD_SAMPLE;
-        t += h->size;
-    }
-    return (long)n;
 }
 
 static void bench_overflow_floors(void)

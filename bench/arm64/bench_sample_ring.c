@@ -26,6 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exact_loop.h"
+#include "ring_samples.h"
+
 #define RING_PAGES 256 /* 1 MiB: every sample of the longest run, never wrapped */
 
 static uint64_t cntvct(void)
@@ -44,32 +47,12 @@ static uint64_t cntvct(void)
 /* Frames of its own (noinline, frame pointers): the chain the kernel walks per sample. */
 static __attribute__((noinline)) void spin(long n)
 {
-#if defined(__aarch64__)
-    __asm__ volatile("1: nop\n\tsubs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#else
-    for (volatile long i = 0; i < n; i++)
-        ;
-#endif
+    EXACT_LOOP_3(n);
 }
 
 static __attribute__((noinline)) void work(long n)
 {
     spin(n);
-}
-
-static long ring_samples(void *map)
-{
-    const struct perf_event_mmap_page *m = map;
-    const unsigned char *data = (const unsigned char *)map + sysconf(_SC_PAGESIZE);
-    uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), n = 0;
-    for (uint64_t t = 0; t < head;) {
-        const struct perf_event_header *h = (const void *)(data + t);
-        if (!h->size)
-            break;
-        n += h->type == PERF_RECORD_SAMPLE;
-        t += h->size;
-    }
-    return (long)n;
 }
 
 static int floor_run(long n, long period)

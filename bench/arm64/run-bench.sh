@@ -30,7 +30,7 @@ STAGE=$XB/bench-stage
 rm -rf "$STAGE" && mkdir -p "$STAGE/ours-lib" "$STAGE/papi7-lib" "$STAGE/papi72-lib" || exit 1
 cp -P "$XB"/src-c/libpapi.so* "$STAGE/ours-lib/" || exit 1
 aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Werror -I"$REPO/src-c/include" \
-    -I"$XB/src-c/generated" -I"$REPO/src-c/lib/components/perf_event" \
+    -I"$XB/src-c/generated" -I"$REPO/src-c/lib/components/perf_event" -I"$REPO/tests/common" \
     -o "$STAGE/bench_paths" "$REPO/bench/arm64/bench_paths.c" "$REPO/bench/arm64/bench_meter.c" -ldl -lpthread || exit 1
 P7=$XB/papi7-sysroot
 [ -f "$P7/.sysroot-arm64" ] || "$FETCH_ARM64" "$P7" libpapi7.0 >&2

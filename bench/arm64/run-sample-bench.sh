@@ -17,7 +17,7 @@ skip() { echo "SKIPPED: $*"; exit 77; }
 command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64 cross compiler"
 W=$(mktemp -d) && trap 'rm -rf "$W"' EXIT
 cp -a "$STAGE/." "$W/" || exit 1
-aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Werror -fno-omit-frame-pointer \
+aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Werror -fno-omit-frame-pointer -I"$REPO/tests/common" \
     -o "$W/bin/bench_sample_ring" "$REPO/bench/arm64/bench_sample_ring.c" || exit 1
 cat >"$W/sample.sh" <<'GUEST'
 #!/bin/sh

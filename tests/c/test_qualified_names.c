@@ -4,33 +4,9 @@
  * perf_event_uncore component is our perf_event, and a component or event that does not
  * exist gives PAPI_ENOEVNT with a reason naming it. APEX writes its counters this way. */
 #define _GNU_SOURCE
-#include <papi.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-static int failures;
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("FAIL: " __VA_ARGS__);                                                      \
-            printf("\n");                                                                      \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
-
-static void touch_pages(size_t n)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    char *p = mmap(NULL, n * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return;
-    madvise(p, n * (size_t)page, MADV_NOHUGEPAGE);
-    for (size_t i = 0; i < n; i++)
-        p[i * (size_t)page] = 1;
-    munmap(p, n * (size_t)page);
-}
+#include "papi_test.h"
 
 static void same_code(const char *qualified, const char *plain)
 {
@@ -88,6 +64,5 @@ int main(void)
     CHECK(PAPI_num_events(es) == 0, "a refused add changed the set");
 
     PAPI_destroy_eventset(&es);
-    printf("test_qualified_names: %s\n", failures ? "FAILED" : "PASSED");
-    return failures ? 1 : 0;
+    return test_done("test_qualified_names");
 }

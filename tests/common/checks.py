@@ -4,6 +4,7 @@
     (check_said: prints "ok   ..." for a passing check as well)
     return verdict("check_name")                      # prints the verdict, the exit status
     return verdict("check_name", scratch=tmp)         # tmp removed if passed, else kept
+    fail("no report written")                         # FAIL: line, exit 1 at once
 """
 import shutil
 import sys
@@ -39,3 +40,10 @@ def verdict(name=None, scratch=None):
         print("kept", scratch)
     sys.stdout.flush()
     return 1 if fails else 0
+
+
+def fail(msg):
+    """Prints "FAIL: msg" and exits 1 at once: for checkers whose later checks need this one."""
+    print("FAIL: " + msg)
+    sys.stdout.flush()
+    sys.exit(1)

@@ -1,6 +1,5 @@
-/* papi_test.h: what every C test program shares: exact-count workloads and checks.
- * A test exits 0 on success, 1 on failure, and 77 (ctest SKIP_RETURN_CODE) after
- * printing "SKIPPED: <reason>" when the machine lacks what it needs. */
+/* papi_test.h: what every C test program shares: exact-count workloads and checks
+ * (test_check.h: CHECK, test_skip, test_done), PAPI's return codes and event sets. */
 #ifndef PAPI_TEST_H
 #define PAPI_TEST_H
 
@@ -9,21 +8,8 @@
 #include <string.h>
 
 #include "papi.h"
+#include "test_check.h"
 #include "test_workload.h"
-
-#define TEST_SKIP_CODE 77
-
-static int test_failures;
-
-#define CHECK(cond, ...)                                                             \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);          \
-            fprintf(stderr, __VA_ARGS__);                                            \
-            fprintf(stderr, "\n");                                                   \
-            test_failures++;                                                         \
-        }                                                                            \
-    } while (0)
 
 /* Check a PAPI return code; prints the name of the call and the error string. */
 #define CHECK_RET(call, expected)                                                    \
@@ -36,26 +22,6 @@ static int test_failures;
             test_failures++;                                                         \
         }                                                                            \
     } while (0)
-
-#define CHECK_EQ_LL(got, want)                                                       \
-    CHECK((long long)(got) == (long long)(want), "got %lld, want %lld", (long long)(got), \
-          (long long)(want))
-
-static inline void test_skip(const char *reason)
-{
-    printf("SKIPPED: %s\n", reason);
-    exit(TEST_SKIP_CODE);
-}
-
-static inline int test_done(const char *name)
-{
-    if (test_failures) {
-        printf("%s: FAILED (%d checks)\n", name, test_failures);
-        return 1;
-    }
-    printf("%s: PASSED\n", name);
-    return 0;
-}
 
 static inline void init_or_die(void)
 {

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,6 +70,22 @@ static inline void warm_up(void)
 {
     touch_pages(4);
     touch_pages(4);
+}
+
+/* The read system calls so far (syscr) of this thread (io_file "/proc/thread-self/io") or
+ * of the whole process ("/proc/self/io"); -1 where the kernel keeps no I/O accounting.
+ * Reading the file is such a call itself: a caller compares two readings. */
+static inline long read_syscalls(const char *io_file)
+{
+    char line[256];
+    long n = -1;
+    FILE *f = fopen(io_file, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "syscr:", 6) == 0)
+            n = atol(line + 6);
+    if (f)
+        fclose(f);
+    return n;
 }
 
 /* Open file descriptors of this process (a perf fd left behind shows up here). */

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "papi.h"
+#include "expect_reason.h"
 #include "papi_test.h"
 
 #define DEV0 "nvml:::NVIDIA_H100_80GB_HBM3:device_0:"
@@ -274,11 +275,8 @@ static void check_short(void)
     nvml_double_gpm_rate(0, 10, 60.125);
     CHECK_RET(PAPI_start(es), PAPI_OK);
     CHECK_RET(PAPI_read(es, &v), PAPI_ESYS);
-    const char *why = PAPI_strerror_detail();
-    printf("short interval: %s\n", why ? why : "(none)");
-    CHECK(why && strstr(why, "NVML GPM metric 10 of device 0: the interval was ") &&
-              strstr(why, " ms, under the 100 ms at which GPM's counters refresh"),
-          "reason '%s'", why ? why : "");
+    expect_reason("short interval", "NVML GPM metric 10 of device 0: the interval was ",
+                  " ms, under the 100 ms at which GPM's counters refresh");
     CHECK_RET(PAPI_stop(es, &v), PAPI_ESYS); /* at once too: refused, said */
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     free_set(&es);
@@ -296,12 +294,9 @@ static void check_failures(void)
     CHECK_RET(PAPI_start(es), PAPI_OK);
     nvml_double_gpm_advance(0, 200);
     CHECK_RET(PAPI_read(es, &v), PAPI_ESYS);
-    const char *why = PAPI_strerror_detail();
-    printf("unsupported metric: %s\n", why ? why : "(none)");
-    CHECK(why && strstr(why, DEV0 "gpm_nvlink_rx") &&
-              strstr(why, "nvmlGpmMetricsGet's metric (metric 60) on device 0 failed: Not "
-                          "Supported (NVML error 3)"),
-          "reason '%s'", why ? why : "");
+    expect_reason("unsupported metric", DEV0 "gpm_nvlink_rx",
+                  "nvmlGpmMetricsGet's metric (metric 60) on device 0 failed: Not "
+                  "Supported (NVML error 3)");
     CHECK_RET(PAPI_stop(es, &v), PAPI_ESYS); /* stopped all the same, said */
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     free_set(&es);
@@ -309,11 +304,10 @@ static void check_failures(void)
     es = named_set(sm, 1);
     nvml_double_set(0, "gpm_in_use", 1);
     CHECK_RET(PAPI_start(es), PAPI_ECNFLCT);
-    why = PAPI_strerror_detail();
-    printf("in use: %s\n", why ? why : "(none)");
-    CHECK(why && strstr(why, "nvmlGpmSampleGet (metric 2) on device 0 failed: In use by another "
-                             "client (NVML error 19): another consumer"),
-          "reason '%s'", why ? why : "");
+    expect_reason("in use",
+                  "nvmlGpmSampleGet (metric 2) on device 0 failed: In use by another client "
+                  "(NVML error 19): another consumer",
+                  NULL);
     nvml_double_set(0, "gpm_in_use", 0);
     CHECK_RET(PAPI_start(es), PAPI_OK);
     nvml_double_gpm_advance(0, 200);

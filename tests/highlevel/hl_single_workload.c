@@ -35,14 +35,7 @@ static void spawn(long pages)
  * the cost of one call). */
 static long syscr(void)
 {
-    char buf[1024];
-    FILE *f = fopen("/proc/thread-self/io", "r");
-    long n = -1;
-    while (f && fgets(buf, sizeof buf, f))
-        if (strncmp(buf, "syscr:", 6) == 0)
-            n = atol(buf + 6);
-    if (f)
-        fclose(f);
+    long n = read_syscalls("/proc/thread-self/io");
     if (n < 0) {
         printf("SKIPPED: no syscr in /proc/thread-self/io (CONFIG_TASK_IO_ACCOUNTING)\n");
         exit(77);

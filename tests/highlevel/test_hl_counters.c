@@ -7,17 +7,24 @@
 
 static int ev[2];
 
+/* The counters of ev[0] started, read at once, stopped after touching n pages: n counted. */
+static void count_pages_once(long n)
+{
+    long long v[1] = {-1};
+    CHECK_RET(PAPI_start_counters(ev, 1), PAPI_OK);
+    CHECK_RET(PAPI_read_counters(v, 1), PAPI_OK);
+    touch_pages(n);
+    CHECK_RET(PAPI_stop_counters(v, 1), PAPI_OK);
+    CHECK_EQ_LL(v[0], n);
+}
+
 static void *other_thread(void *arg)
 {
     long long v[2] = {7, 7};
     (void)arg;
     /* The main thread's counters are not this thread's. */
     CHECK_RET(PAPI_read_counters(v, 2), PAPI_ENOTRUN);
-    CHECK_RET(PAPI_start_counters(ev, 1), PAPI_OK);
-    CHECK_RET(PAPI_read_counters(v, 1), PAPI_OK);
-    touch_pages(30);
-    CHECK_RET(PAPI_stop_counters(v, 1), PAPI_OK);
-    CHECK_EQ_LL(v[0], 30);
+    count_pages_once(30);
     return NULL;
 }
 
@@ -101,11 +108,7 @@ int main(void)
     CHECK_RET(PAPI_stop_counters(v, 2), PAPI_ENOTRUN);
 
     /* And start again after a stop. */
-    CHECK_RET(PAPI_start_counters(ev, 1), PAPI_OK);
-    CHECK_RET(PAPI_read_counters(v, 1), PAPI_OK);
-    touch_pages(10);
-    CHECK_RET(PAPI_stop_counters(v, 1), PAPI_OK);
-    CHECK_EQ_LL(v[0], 10);
+    count_pages_once(10);
     CHECK(count_fds() == fds, "fds before %d after stop %d", fds, count_fds());
     CHECK(PAPI_is_initialized() & PAPI_HIGH_LEVEL_INITED, "high-level bit lost");
     return test_done("test_hl_counters");

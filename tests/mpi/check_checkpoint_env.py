@@ -10,7 +10,6 @@ write and rename left (the named fallback's ".papi_mpi_rank0.partial.json.XXXXXX
 system without O_TMPFILE, and ".papi_mpi_rank0.checkpoint.json.<pid>.<n>" as earlier
 versions named them) are planted: the run must remove them.
 Exit 0 pass, 1 fail."""
-import argparse
 import glob
 import os
 import shutil
@@ -19,7 +18,7 @@ import sys
 import tempfile
 import time
 
-from mpi_check import check, verdict
+from mpi_check import check, launch_args, verdict
 
 REFUSED = ["inf", "nan", "-1", "abc", "10s"]
 CLAMPED = ["1e10"]
@@ -55,10 +54,7 @@ def run(args, value):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--program", required=True)
-    args = ap.parse_args()
+    args = launch_args()
     for v in REFUSED + CLAMPED:
         run(args, v)
     return verdict()

@@ -19,20 +19,17 @@ its openmp_processes has both ranks' tables, those their papi_run files carry; -
 of the job with itself has its hybrid and OpenMP efficiencies as job rows, the same.
 Usage: check_hybrid.py --mpirun M --program P --launch papi_run --papi-run PAPI_RUN
   --libdir DIR | --launch preload|gomp --wrapper LIB"""
-import argparse
 import csv
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, run_cmd, verdict
+from mpi_check import check, job_report, run_cmd, verdict
+import hybrid_launch
+import llvm_libomp  # (tests/common, on the path by mpi_check)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
-from papi_report.load import schema_check  # noqa: E402
 
 TOL = 0.05
 REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
@@ -86,41 +83,19 @@ def staged(ranks):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    for a in ("--mpirun", "--program", "--launch"):
-        ap.add_argument(a, required=True)
-    for a in ("--papi-run", "--libdir", "--wrapper"):
-        ap.add_argument(a)
-    args = ap.parse_args()
+    args = hybrid_launch.parse_args()
     out = tempfile.mkdtemp(prefix="mpi_hybrid_")
-    env = dict(os.environ, OMP_WAIT_POLICY="passive")
-    env.pop("OMP_TOOL_LIBRARIES", None)
-    if args.launch == "papi_run":
-        cmd = [args.mpirun, "-np", "2", args.papi_run, "--quiet", "-o", out, "--", args.program]
-        env["PAPI_RUN_LIBDIR"] = args.libdir
-    elif args.launch == "gomp":
-        cmd = [args.mpirun, "-np", "2"] + rank_env(args.mpirun, {"LD_PRELOAD": args.wrapper,
-                                                                  "PAPI_MPI_OUTPUT_DIR": out})
-        cmd += [args.program]
-    else:
-        ldconfig = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-        if not any(ln.strip().startswith("libomp.so.5 ") for ln in ldconfig.splitlines()):
-            print("SKIPPED: LLVM's libomp.so.5 is not installed (Debian: libomp5-14)")
-            return 77
-        ranks_env = {"LD_PRELOAD": "libomp.so.5:" + args.wrapper, "PAPI_MPI_OUTPUT_DIR": out}
-        cmd = [args.mpirun, "-np", "2"] + rank_env(args.mpirun, ranks_env) + [args.program]
+    if args.launch not in ("papi_run", "gomp"):
+        llvm_libomp.require()
+    cmd, env = hybrid_launch.command(args, out, args.launch, args.program)
     p = run_cmd(cmd, env=env)
     check(p.returncode == 0, "exit status %d" % p.returncode)
     ranks = sorted((json.loads(ln) for ln in p.stdout.splitlines() if ln.startswith('{"rank"')),
                    key=lambda r: r["rank"])
-    path = os.path.join(out, "papi_mpi_report.json")
-    if not (check(len(ranks) == 2, "both ranks' clocks printed") and
-            check(os.path.exists(path), "the MPI report written")):
+    rep = job_report(out) if check(len(ranks) == 2, "both ranks' clocks printed") else None
+    if rep is None:
         return verdict("mpi_hybrid_" + args.launch)
-    bad = schema_check.check_file(path)
-    check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
-    with open(path, encoding="utf-8") as f:
-        o = json.load(f)["wait_states"]["openmp"]
+    o = rep["wait_states"]["openmp"]
     if args.launch == "gomp":
         check(o["ranks_measured"] == 0 and o["hybrid_parallel_efficiency"] is None and
               o["parallel_efficiency"] is None, "no OpenMP figures: %s" % o)
@@ -146,10 +121,7 @@ def main():
                               % (mpi, omp)) in line[0] and ("efficiency %.3f =" % hyb) in line[0],
           "the banner prints it: %s" % line)
     report_checks(out, o, args.launch)
-    rc = verdict("mpi_hybrid_" + args.launch)
-    if rc == 0:
-        shutil.rmtree(out, ignore_errors=True)
-    return rc
+    return verdict("mpi_hybrid_" + args.launch, scratch=out)
 
 
 if __name__ == "__main__":

@@ -11,34 +11,17 @@ papi_run: carried in its papi_run file) files the loop under each region (mpi_re
 and once outside.
 Usage: check_hybrid_regions.py --mpirun M --program P --launch preload --wrapper LIB |
   --launch papi_run --papi-run PAPI_RUN --libdir DIR"""
-import argparse
 import glob
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, run_cmd, verdict
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
-from papi_report.load import schema_check  # noqa: E402
+from mpi_check import check, job_report, run_cmd, verdict
+import hybrid_launch
+import llvm_libomp  # (tests/common, on the path by mpi_check)
 
 TOL = 0.03
-
-
-def command(args, out):
-    env = dict(os.environ, OMP_WAIT_POLICY="passive")
-    env.pop("OMP_TOOL_LIBRARIES", None)
-    ompt_dir = os.path.join(out, "ompt")
-    if args.launch == "papi_run":
-        env["PAPI_RUN_LIBDIR"] = args.libdir
-        return [args.mpirun, "-np", "2", args.papi_run, "--quiet", "-o", out, "--", args.program], env
-    ranks_env = {"LD_PRELOAD": "libomp.so.5:" + args.wrapper, "PAPI_MPI_OUTPUT_DIR": out,
-                 "PAPI_OMPT_OUTPUT_DIR": ompt_dir}
-    return [args.mpirun, "-np", "2"] + rank_env(args.mpirun, ranks_env) + [args.program], env
 
 
 def check_table(rank, name, t, facts, want_lb):
@@ -107,29 +90,18 @@ def check_ompt_files(out, launch):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    for a in ("--mpirun", "--program", "--launch"):
-        ap.add_argument(a, required=True)
-    for a in ("--papi-run", "--libdir", "--wrapper"):
-        ap.add_argument(a)
-    args = ap.parse_args()
-    ldconfig = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    if not any(ln.strip().startswith("libomp.so.5 ") for ln in ldconfig.splitlines()):
-        print("SKIPPED: LLVM's libomp.so.5 is not installed (Debian: libomp5-14)")
-        return 77
+    args = hybrid_launch.parse_args()
+    llvm_libomp.require()
     out = tempfile.mkdtemp(prefix="mpi_hybrid_regions_")
-    cmd, env = command(args, out)
+    cmd, env = hybrid_launch.command(args, out, args.launch, args.program,
+                                     {"PAPI_OMPT_OUTPUT_DIR": os.path.join(out, "ompt")})
     p = run_cmd(cmd, env=env)
     check(p.returncode == 0, "exit status %d" % p.returncode)
     facts = {r["rank"]: r for r in (json.loads(ln) for ln in p.stdout.splitlines() if ln.startswith('{"rank"'))}
-    path = os.path.join(out, "papi_mpi_report.json")
-    if not (check(sorted(facts) == [0, 1], "both ranks' facts printed") and
-            check(os.path.exists(path), "the MPI report written")):
+    rep = job_report(out) if check(sorted(facts) == [0, 1], "both ranks' facts printed") else None
+    if rep is None:
         return verdict("mpi_hybrid_regions_" + args.launch)
-    bad = schema_check.check_file(path)
-    check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
-    with open(path, encoding="utf-8") as f:
-        rows = json.load(f)["ranks"]
+    rows = rep["ranks"]
     check(len(rows) == 2, "two rows")
     for row in rows:
         rank = row["rank"]
@@ -149,10 +121,7 @@ def main():
             check(abs(own - 0.75) <= 0.1, "rank %d: its own load balance %.4f, staged 0.75 +- 0.1"
                   % (rank, own))
     check_ompt_files(out, args.launch)
-    rc = verdict("mpi_hybrid_regions_" + args.launch)
-    if rc == 0:
-        shutil.rmtree(out, ignore_errors=True)
-    return rc
+    return verdict("mpi_hybrid_regions_" + args.launch, scratch=out)
 
 
 if __name__ == "__main__":

@@ -16,13 +16,13 @@ import argparse
 import difflib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from mpi_check import is_openmpi, rank_env, run_cmd  # noqa: E402
+import llvm_libomp  # noqa: E402 (tests/common, on the path by mpi_check)
 import json_shape  # noqa: E402
 
 EVENTS = "perf::PAGE-FAULTS,perf::TASK-CLOCK"
@@ -39,11 +39,6 @@ for name in ("wrapper", "keep_log", "pattern", "energy", "machines", "sample", "
         setattr(args, name, os.path.abspath(getattr(args, name)))
 
 
-def has_libomp():
-    out = subprocess.run(["ldconfig", "-p"], stdout=subprocess.PIPE, text=True).stdout
-    return any(ln.strip().startswith("libomp.so.5 ") for ln in out.splitlines())
-
-
 def runs(machine):
     """(name, program and arguments, the ranks' environment) of each fixed run."""
     base = {"PAPI_MPI_EVENTS": EVENTS, "PAPI_MPI_METRICS": "CPU_UTILIZATION",
@@ -56,7 +51,7 @@ def runs(machine):
              "PAPI_MPI_EVENTS": "powercap:::ENERGY_UJ:ZONE0"}),
            ("sample", [args.sample],
             dict(base, LD_PRELOAD=args.wrapper, PAPI_SAMPLE="perf::TASK-CLOCK@100000"))]
-    if args.hybrid and has_libomp():
+    if args.hybrid and llvm_libomp.installed():
         out.append(("hybrid", [args.hybrid],
                     dict(base, LD_PRELOAD="libomp.so.5:" + args.wrapper, OMP_NUM_THREADS="2")))
     return out

@@ -36,7 +36,7 @@ from papi_report.tables import gpu, waits  # noqa: E402
 
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
 import cupti_records  # noqa: E402
-from mpi_check import check, launch_args, rank_env, run_cmd, verdict, wait_ranks_gone  # noqa: E402
+from mpi_check import check, job_report, launch_args, run_ranks, verdict, wait_ranks_gone  # noqa: E402
 
 args = launch_args(more=("--records", "--cupti"),
                    options={"--checkpoint": {"action": "store_true"}, "--half": {},
@@ -170,8 +170,7 @@ def compare_kernels(d):
         out = os.path.join(d, side)
         os.mkdir(out)
         env = {"LD_LIBRARY_PATH": args.cupti, "PAPI_MPI_OUTPUT_DIR": out}
-        p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env)
-                    + [args.program, records])
+        p = run_ranks(args.mpirun, args.np, env, [args.program, records])
         check(p.returncode == 0, "run %s: exit 0" % side)
         reports.append(os.path.join(out, "papi_mpi_report.json"))
     if not all(check(os.path.exists(r), "%s written" % r) for r in reports):
@@ -202,7 +201,7 @@ with tempfile.TemporaryDirectory() as d:
         argv.append("checkpoint")
         if otf2_print:
             env["PAPI_MPI_TRACE"] = "otf2"
-    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) + argv)
+    p = run_ranks(args.mpirun, args.np, env, argv)
     if args.checkpoint:
         wait_ranks_gone(d)
         # a rank's _exit can fall between a checkpoint's two steps (its snapshot moved to
@@ -232,13 +231,9 @@ with tempfile.TemporaryDirectory() as d:
                   % (r, locs, want))
         sys.exit(verdict())
     check(p.returncode == 0, "-np %d: exit 0" % args.np)
-    path = os.path.join(d, "papi_mpi_report.json")
-    if not check(os.path.exists(path), "report written"):
+    rep = job_report(d)
+    if rep is None:
         sys.exit(verdict())
-    bad = schema_check.check_file(path)
-    check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
-    with open(path) as f:
-        rep = json.load(f)
     if args.half:
         check_half(rep)
         sys.exit(verdict())

@@ -12,15 +12,10 @@ it): each row has 40 % within 10 %, says the figure is shared by the node's rank
 (named_metrics_shared_by, counters_shared_by), and the job's GPU_SM_ACTIVE (the counts
 summed over the longest wall time) takes the node's device once: rank 0's count over
 the longest wall time exactly, not the ranks' counts summed. The report follows mpi_report.schema.json."""
-import json
-import os
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
-from papi_report.load import schema_check  # noqa: E402
-from mpi_check import check, launch_args, rank_env, run_cmd, verdict  # noqa: E402
+from mpi_check import check, job_report, launch_args, run_ranks, verdict
 
 args = launch_args(options={"--gpu": {"required": True}})
 EVENT = "nvml:::NVIDIA_H100_80GB_HBM3:device_0:gpm_sm_activity_ns"
@@ -32,16 +27,12 @@ def run(prog_args):
     with tempfile.TemporaryDirectory() as d:
         env = {"LD_LIBRARY_PATH": args.gpu, "PAPI_MPI_METRICS": "GPU_SM_ACTIVE",
                "PAPI_MPI_OUTPUT_DIR": d}
-        p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
-                    [args.program] + prog_args)
+        p = run_ranks(args.mpirun, args.np, env, [args.program] + prog_args)
         check(p.returncode == 0, "-np %d: exit 0" % args.np)
-        path = os.path.join(d, "papi_mpi_report.json")
-        if not check(os.path.exists(path), "report written"):
+        rep = job_report(d)
+        if rep is None:
             sys.exit(verdict())
-        bad = schema_check.check_file(path)
-        check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
-        with open(path) as f:
-            return json.load(f)
+        return rep
 
 
 rep = run([])

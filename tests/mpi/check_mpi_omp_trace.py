@@ -16,7 +16,8 @@ import sys
 import tempfile
 
 from mpi_check import check, launch_args, rank_env, run_cmd, verdict
-import trace_tracks  # (tests/common, on the path by mpi_check)
+import llvm_libomp  # (tests/common, on the path by mpi_check)
+import trace_tracks
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = os.path.join(HERE, "..", "..", "schema", "trace_json.schema.json")
@@ -45,10 +46,7 @@ def check_rank(where, tracks):
 
 
 def run(fmt, out):
-    ldconfig = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    if not any(ln.strip().startswith("libomp.so.5 ") for ln in ldconfig.splitlines()):
-        print("SKIPPED: LLVM's libomp.so.5 is not installed (Debian: libomp5-14)")
-        sys.exit(77)
+    llvm_libomp.require()
     env = dict(os.environ, OMP_WAIT_POLICY="passive")
     for k in ("OMP_TOOL_LIBRARIES", "PAPI_TRACE", "PAPI_OMPT_TRACE_SPANS"):
         env.pop(k, None)

@@ -21,7 +21,6 @@ per rank. Each row's total is the device's, its counters_shared_by N; the job's 
 (metrics: mean times N) take the device's count once, from rank 0, never N times (the
 zone event's too).
 The report follows schema/mpi_report.schema.json."""
-import json
 import os
 import shutil
 import sys
@@ -29,8 +28,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
-from papi_report.load import schema_check  # noqa: E402
-from mpi_check import check, launch_args, rank_env, run_cmd, skip_off_package0, verdict  # noqa: E402
+from mpi_check import check, job_report, launch_args, run_ranks, skip_off_package0, verdict  # noqa: E402
 
 args = launch_args(options={"--machines": {}, "--gpu": {}})
 TOTAL, DRAM = "powercap:::ENERGY_UJ:TOTAL", "powercap:::ENERGY_UJ:DRAM"
@@ -52,16 +50,12 @@ def run(env, prog_args, status=0):
         out = os.path.join(d, "out")
         os.mkdir(out)
         env = dict(env, PAPI_MPI_OUTPUT_DIR=out)
-        p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
-                    [args.program] + prog_args)
+        p = run_ranks(args.mpirun, args.np, env, [args.program] + prog_args)
         check(p.returncode == status, "-np %d: exit %d" % (args.np, status))
-        path = os.path.join(out, "papi_mpi_report.json")
-        if not check(os.path.exists(path), "report written"):
+        rep = job_report(out)
+        if rep is None:
             sys.exit(verdict())
-        bad = schema_check.check_file(path)
-        check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
-        with open(path) as f:
-            return json.load(f), p.stdout
+        return rep, p.stdout
 
 
 N = args.np

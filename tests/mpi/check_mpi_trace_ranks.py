@@ -23,7 +23,6 @@ warning, holds rank 3's location alone, and its ENTERs per MPI call are the call
 rank 3's last checkpoint row (MPI_Init is no region).
 Usage: check_mpi_trace_ranks.py --mpirun M --program PROG --shim LIB --np N
   [--rounds R] [--otf2-print P] [--kill PROG]"""
-import argparse
 import collections
 import glob
 import json
@@ -34,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, run_cmd, verdict, wait_ranks_gone
+from mpi_check import check, launch_args, run_failing_job, run_ranks, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
@@ -53,8 +52,7 @@ def run(args, out, trace):
            "PAPI_MPI_CHECKPOINT": "0.05"}
     if trace:
         env["PAPI_MPI_TRACE"] = trace
-    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env) +
-                [args.program, "0", str(args.rounds)], tail=3000)
+    p = run_ranks(args.mpirun, args.np, env, [args.program, "0", str(args.rounds)], tail=3000)
     if not check(p.returncode == 0, f"{trace or 'no trace'}: exit status {p.returncode}"):
         return None, {}
     got = {}
@@ -177,10 +175,7 @@ def part_kill(args):
     top = tempfile.mkdtemp(prefix="papi_mpi_trace_kill_")
     try:
         env = {"PAPI_MPI_OUTPUT_DIR": top, "PAPI_MPI_CHECKPOINT": "0.05", "PAPI_MPI_TRACE": "otf2"}
-        p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) +
-                    [args.kill, "checkpoint_kill"], tail=3000)
-        wait_ranks_gone(top)
-        check(p.returncode != 0, f"the job failed (rank 3 killed): status {p.returncode}")
+        run_failing_job(args.mpirun, 4, env, [args.kill, "checkpoint_kill"], "rank 3 killed")
         names = sorted(os.listdir(top))
         print("left:", names)
         check("papi_mpi_trace" not in names, "no job archive (MPI_Finalize not reached)")
@@ -204,15 +199,8 @@ def part_kill(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpirun", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--shim", required=True)
-    ap.add_argument("--np", type=int, required=True)
-    ap.add_argument("--rounds", type=int, default=1000)
-    ap.add_argument("--otf2-print")
-    ap.add_argument("--kill")
-    args = ap.parse_args()
+    args = launch_args(more=("--shim",), options={"--rounds": {"type": int, "default": 1000},
+                                                  "--otf2-print": {}, "--kill": {}})
     if not args.otf2_print or args.otf2_print == "none":
         print("SKIPPED: no otf2-print (Debian: otf2-tools)")
         return 77

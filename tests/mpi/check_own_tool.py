@@ -24,40 +24,25 @@ Usage: check_own_tool.py --mpirun M --wrapper LIB --program P --plain P2 --tool-
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-from mpi_check import check, rank_env, run_cmd, verdict
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
-from papi_report.load import schema_check  # noqa: E402
+from mpi_check import check, job_report, run_cmd, verdict
+import hybrid_launch
+import llvm_libomp  # (tests/common, on the path by mpi_check)
 
 
 def run(args, program, out, more, papi_run=False):
-    env = dict(os.environ, OMP_WAIT_POLICY="passive")
-    env.pop("OMP_TOOL_LIBRARIES", None)
-    if papi_run:
-        env["PAPI_RUN_LIBDIR"] = args.libdir
-        cmd = [args.mpirun, "-np", "2", args.papi_run, "--quiet", "-o", out, "--", program]
-    else:
-        ranks_env = {"LD_PRELOAD": "libomp.so.5:" + args.wrapper, "PAPI_MPI_OUTPUT_DIR": out}
-        ranks_env.update(more)
-        cmd = [args.mpirun, "-np", "2"] + rank_env(args.mpirun, ranks_env) + [program]
+    cmd, env = hybrid_launch.command(args, out, "papi_run" if papi_run else "preload", program, more)
     p = run_cmd(cmd, env=env)
     check(p.returncode == 0, "exit status %d" % p.returncode)
     return p
 
 
 def openmp_of(out):
-    path = os.path.join(out, "papi_mpi_report.json")
-    if not check(os.path.exists(path), "the MPI report written"):
+    doc = job_report(out)
+    if doc is None:
         return None
-    bad = schema_check.check_file(path)
-    check(bad is None, "the report follows mpi_report.schema.json: %s" % bad)
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
     check(all("openmp" not in r for r in doc.get("ranks", [])), "no rank row has OpenMP figures")
     return doc["wait_states"]["openmp"]
 
@@ -125,10 +110,7 @@ def main():
     ap.add_argument("--papi-run")
     ap.add_argument("--libdir")
     args = ap.parse_args()
-    ldconfig = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    if not any(ln.strip().startswith("libomp.so.5 ") for ln in ldconfig.splitlines()):
-        print("SKIPPED: LLVM's libomp.so.5 is not installed (Debian: libomp5-14)")
-        return 77
+    llvm_libomp.require()
     tmp = tempfile.mkdtemp(prefix="mpi_own_tool_")
     part_program(args, tmp)
     part_library(args, tmp)

@@ -13,7 +13,6 @@ import argparse
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -54,8 +53,7 @@ def main():
     ap.add_argument("--checkpoint", default="",
                     help="PAPI_MPI_CHECKPOINT: then the killed ranks must have a snapshot")
     args = ap.parse_args()
-    out = tempfile.mkdtemp(prefix="papi_mpi_partial_")
-    try:
+    with tempfile.TemporaryDirectory(prefix="papi_mpi_partial_", ignore_cleanup_errors=True) as out:
         env = dict(os.environ, PAPI_MPI_OUTPUT_DIR=out)
         if args.preload:
             env["LD_PRELOAD"] = args.preload
@@ -126,8 +124,6 @@ def main():
         check([r["rank"] for r in summary["partial"]] == sorted(rows), "collector: partial ranks")
         check(sorted(summary["missing"] + list(rows)) == list(range(args.np)),
               "collector: every rank is finished, partial or missing")
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
     return verdict()
 
 

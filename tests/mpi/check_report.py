@@ -11,7 +11,6 @@ import csv
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -144,8 +143,7 @@ def main():
                     help="comma-separated events the report must list (the others failed)")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="papi_mpi_test_")
-    try:
+    with tempfile.TemporaryDirectory(prefix="papi_mpi_test_", ignore_cleanup_errors=True) as tmp:
         base_dir, run_dir = os.path.join(tmp, "base"), os.path.join(tmp, "run")
         os.makedirs(base_dir)
         os.makedirs(run_dir)
@@ -278,8 +276,6 @@ def main():
             check(abs(m["cov"] - cov) <= 1e-4 * max(1, cov), f"{name} cov {m['cov']}, rows give {cov}")
         check(pf not in rep["events"] or rep["metrics"][pf]["max_rank"] == P - 1,
               "the rank touching most pages holds the max")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     return verdict()
 
 

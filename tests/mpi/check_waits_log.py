@@ -39,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_check import (check, expect_values, launch_args, rank_env, run_cmd, schemas_unavailable, verdict,
+from mpi_check import (check, expect_values, launch_args, rank_env, run_cmd, run_failing_job, schemas_unavailable, verdict,
                        wait_ranks_gone)
 import report_check  # noqa: E402 (on the path mpi_check set: tests/common)
 
@@ -326,10 +326,7 @@ def part_kill(args):
     out = tempfile.mkdtemp(prefix="papi_mpi_waits_kill_")
     try:
         env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.05"}
-        p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) +
-                    [args.program, "checkpoint_kill"], tail=3000)
-        wait_ranks_gone(out)
-        check(p.returncode != 0, f"the job failed (rank 3 killed): status {p.returncode}")
+        p = run_failing_job(args.mpirun, 4, env, [args.program, "checkpoint_kill"], "rank 3 killed")
         exp = expect_values(p.stdout)
         names = sorted(os.listdir(out))
         print("left:", names)
@@ -456,10 +453,7 @@ def main():
     out = tempfile.mkdtemp(prefix="papi_mpi_waits_log_")
     try:
         env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.05", "PAPI_INTERVAL": "0.02"}
-        p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) +
-                    [args.program, "checkpoint_abort"], tail=3000)
-        wait_ranks_gone(out)
-        check(p.returncode != 0, f"the job failed (rank 3 aborted): status {p.returncode}")
+        p = run_failing_job(args.mpirun, 4, env, [args.program, "checkpoint_abort"], "rank 3 aborted")
         measured = expect_values(p.stdout).get(("late_sender_recv", 1))
         if not check(measured is not None, "the program's EXPECT line for rank 1"):
             return verdict()

@@ -1,6 +1,7 @@
 """Shared by the MPI test checkers: the tally of failed checks and the verdict (from
 tests/common/checks.py), the launcher's options and the ranks' output markers."""
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -125,3 +126,35 @@ def run_cmd(cmd, env=None, cwd=None, tail=6000):
     print(p.stdout[-tail:])
     print("exit status", p.returncode)
     return p
+
+
+def run_ranks(mpirun, np, env, argv, tail=6000):
+    """Runs argv on np ranks under mpirun with env (a dict) set in the ranks alone
+    (rank_env), as run_cmd does; returns the CompletedProcess."""
+    return run_cmd([mpirun, "-np", str(np)] + rank_env(mpirun, env) + list(argv), tail=tail)
+
+
+def run_failing_job(mpirun, np, env, argv, what):
+    """A job one of whose ranks dies (killed, aborted), run as run_ranks runs it (its
+    output's last 3000 characters printed); once the ranks writing to env's
+    PAPI_MPI_OUTPUT_DIR are gone (what is on disk is final), checks that the job failed
+    (what: how). Returns the CompletedProcess."""
+    p = run_ranks(mpirun, np, env, argv, tail=3000)
+    wait_ranks_gone(env["PAPI_MPI_OUTPUT_DIR"])
+    check(p.returncode != 0, f"the job failed ({what}): status {p.returncode}")
+    return p
+
+
+def job_report(out, what=""):
+    """The job's papi_mpi_report.json in the folder out, loaded, once checked written and
+    checked against mpi_report.schema.json; None (a failed check) when it was not written.
+    what: the words that start the checks' messages (a run's name)."""
+    path = os.path.join(out, "papi_mpi_report.json")
+    if not check(os.path.exists(path), what + "the report written"):
+        return None
+    sys.path.insert(0, report_check.PYTHON_DIR)
+    from papi_report.load import schema_check
+    bad = schema_check.check_file(path)
+    check(bad is None, what + "the report follows mpi_report.schema.json: %s" % bad)
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)

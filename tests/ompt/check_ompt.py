@@ -87,6 +87,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
 import report_check  # noqa: E402 (every file this test writes is checked against its schema)
 from checks import check_said as check, verdict  # noqa: E402
+import llvm_libomp  # noqa: E402
 
 report_check.guard()
 MS = 1e6
@@ -103,17 +104,11 @@ def needed(program):
     return [line.split("[", 1)[1].split("]", 1)[0] for line in out.splitlines() if "(NEEDED)" in line]
 
 
-def libomp_installed():
-    """Whether the loader finds LLVM's libomp.so.5 (ldconfig's cache)."""
-    out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    return any(line.strip().startswith("libomp.so.5 ") for line in out.splitlines())
-
-
 def runtime_env(program):
     """The environment that gives the program an OMPT runtime, and its words."""
     libs = needed(program)
     if any(n.startswith("libgomp") for n in libs):
-        if not libomp_installed():
+        if not llvm_libomp.installed():
             skip("%s uses libgomp, which has no OMPT, and LLVM's libomp.so.5 is not installed "
                  "(Debian package libomp5-14)" % os.path.basename(program))
         # An ASan program (gcc links libasan.so): its runtime must come first in the

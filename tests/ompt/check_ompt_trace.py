@@ -246,14 +246,24 @@ def case_drops(args, tmp):
         check_team(one_rank(trace_tracks.from_json(path)), facts, "PAPI_OMPT_TRACE_SPANS=lots: the default")
 
 
-def case_nested(args, tmp):
-    env = base_env(args)
-    _, facts, path = papi_run_trace(args, tmp, "json", env, ["nested"])
+def program_tracks(args, tmp, mode):
+    """The json trace of the program's mode under papi_run --trace, checked against its
+    schema and for nesting: (the program's facts, its rank's tracks), None when there is
+    no trace (a failed check)."""
+    _, facts, path = papi_run_trace(args, tmp, "json", base_env(args), [mode])
     if not path:
-        return
+        return None
     schema_ok(path)
     tracks = one_rank(trace_tracks.from_json(path))
     nested_ok(tracks)
+    return facts, tracks
+
+
+def case_nested(args, tmp):
+    traced = program_tracks(args, tmp, "nested")
+    if not traced:
+        return
+    facts, tracks = traced
     f = facts.get("file", "?")
     outer = [(t, s) for t, sl in tracks.items() for s in sl if at_line(s[0], f, facts.get("outer_line", 0))]
     inner = [(t, s) for t, sl in tracks.items() for s in sl if at_line(s[0], f, facts.get("inner_line", 0))]
@@ -273,13 +283,10 @@ def case_nested(args, tmp):
 
 
 def case_tasks(args, tmp):
-    env = base_env(args)
-    _, facts, path = papi_run_trace(args, tmp, "json", env, ["tasks"])
-    if not path:
+    traced = program_tracks(args, tmp, "tasks")
+    if not traced:
         return
-    schema_ok(path)
-    tracks = one_rank(trace_tracks.from_json(path))
-    nested_ok(tracks)
+    facts, tracks = traced
     of = {k: [(t, s) for t, sl in tracks.items() for s in sl if s[0] == k]
           for k in ("implicit task", "explicit task", "taskwait", "taskgroup", "barrier", "join")}
     n = {k: len(v) for k, v in of.items()}

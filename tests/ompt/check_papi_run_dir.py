@@ -87,8 +87,7 @@ def main():
     ap.add_argument("named")
     ap.add_argument("killed")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="papi_run_dir_")
-    try:
+    with tempfile.TemporaryDirectory(prefix="papi_run_dir_", ignore_cleanup_errors=True) as tmp:
         d = os.path.join(tmp, "run")
         p = papi_run(args, args.tool_dir, args.named, d)
         check(p.returncode == 0, "papi_run ompt_named exits 0")
@@ -155,8 +154,6 @@ def main():
                   "the file's openmp reason says the program was killed: %r" % o.get("reason"))
             check(any(ln.startswith(" OpenMP: no table:") and want in ln for ln in p.stderr.splitlines()),
                   "the banner says it too")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     return verdict()
 
 

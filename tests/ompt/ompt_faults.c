@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ompt_pages.h"
+
 #define PAGES 64
 
 /* Unchecked under AddressSanitizer (ompt_faults_lsan_c): its check of each store reads
@@ -22,8 +24,8 @@ int main(void)
 {
     const long page = sysconf(_SC_PAGESIZE);
     const size_t bytes = (size_t)(10 * PAGES * page); /* 1 + 2 + 3 + 4 shares */
-    char *buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (buf == MAP_FAILED || madvise(buf, bytes, MADV_NOHUGEPAGE) != 0) {
+    char *buf = fresh_pages(bytes);
+    if (!buf) {
         perror("ompt_faults: mmap");
         return 1;
     }

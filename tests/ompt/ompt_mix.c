@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ompt_pages.h"
 #include "ompt_sleep.h"
 
 #define ROUNDS 5
@@ -34,8 +35,8 @@ int main(void)
     const long page = sysconf(_SC_PAGESIZE);
     const size_t round_bytes = (size_t)(10 * PAGES * page); /* 1 + 2 + 3 + 4 shares */
     const size_t bytes = ROUNDS * round_bytes;
-    char *buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (buf == MAP_FAILED || madvise(buf, bytes, MADV_NOHUGEPAGE) != 0) {
+    char *buf = fresh_pages(bytes);
+    if (!buf) {
         perror("ompt_mix: mmap");
         return 1;
     }

@@ -18,7 +18,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ompt_pages.h"
 #include "papi.h"
+#include "test_workload.h"
 
 #define PAGES 64
 #define PAIRS 100
@@ -27,19 +29,6 @@ static void touch(volatile char *p, long pages, long page)
 {
     for (long i = 0; i < pages; i++)
         p[i * page] = 1;
-}
-
-static long read_calls(void)
-{
-    char line[128];
-    long n = -1;
-    FILE *f = fopen("/proc/self/io", "r");
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "syscr:", 6) == 0)
-            n = atol(line + 6);
-    if (f)
-        fclose(f);
-    return n;
 }
 
 /* The timed pairs (bench/README.md counts them with callgrind --toggle-collect). */
@@ -67,10 +56,9 @@ int main(int argc, char **argv)
     const int early = argc > 2 && strcmp(argv[2], "early") == 0;
     const long page = sysconf(_SC_PAGESIZE);
     const size_t bytes = (size_t)((long)threads * (threads + 1) / 2 * PAGES * page);
-    char *buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *buf = fresh_pages(bytes);
     pthread_t other;
-    if (threads < 1 || threads > 64 || buf == MAP_FAILED ||
-        madvise(buf, bytes, MADV_NOHUGEPAGE) != 0 || pipe(stop) != 0 ||
+    if (threads < 1 || threads > 64 || !buf || pipe(stop) != 0 ||
         (foreign && pthread_create(&other, NULL, sleeper, NULL) != 0)) {
         perror("ompt_share");
         return 1;
@@ -94,9 +82,9 @@ int main(int argc, char **argv)
         touch(buf + t * (t + 1) / 2 * PAGES * page, (t + 1) * PAGES, page);
     }
     PAPI_hl_region_end("faults");
-    long before = read_calls();
+    long before = read_syscalls("/proc/self/io");
     region_pairs();
-    long after = read_calls();
+    long after = read_syscalls("/proc/self/io");
     if (foreign) {
         (void)!write(stop[1], "x", 1);
         pthread_join(other, NULL);

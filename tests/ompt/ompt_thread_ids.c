@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ompt_pages.h"
 #include "papi.h"
 #ifdef THREAD_IDS_MPI /* tests/mpi: under mpirun ... papi_run, the MPI wrapper in it too */
 #include <mpi.h>
@@ -53,8 +54,8 @@ int main(void)
 {
     const long page = sysconf(_SC_PAGESIZE);
     const size_t bytes = (size_t)(10 * PAGES * page); /* 1 + 2 + 3 + 4 shares */
-    char *buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (buf == MAP_FAILED || madvise(buf, bytes, MADV_NOHUGEPAGE) != 0) {
+    char *buf = fresh_pages(bytes);
+    if (!buf) {
         perror("ompt_thread_ids: mmap");
         return 1;
     }

@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "ompt_pages.h"
 #include "ompt_sleep.h"
 #include "ompt_stamp.h"
 
@@ -70,21 +71,12 @@ static void *own_work(void *arg)
     return NULL;
 }
 
-static char *fresh(size_t pages)
-{
-    size_t bytes = pages * (size_t)page;
-    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED || madvise(p, bytes, MADV_NOHUGEPAGE) != 0)
-        return NULL;
-    return p;
-}
-
 int main(void)
 {
     page = sysconf(_SC_PAGESIZE);
-    char *buf = fresh(10 * PAGES); /* 1 + 2 + 3 + 4 shares */
-    own[0].pages = fresh(OWN_PAGES);
-    own[1].pages = fresh(OWN_PAGES);
+    char *buf = fresh_pages(10 * PAGES * (size_t)page); /* 1 + 2 + 3 + 4 shares */
+    own[0].pages = fresh_pages(OWN_PAGES * (size_t)page);
+    own[1].pages = fresh_pages(OWN_PAGES * (size_t)page);
     if (!buf || !own[0].pages || !own[1].pages) {
         perror("ompt_threads: mmap");
         return 1;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact_loop.h"
 #include "papi_test.h"
 
 /* Instructions per iteration of pmu_loop: subs + b.ne. */
@@ -21,7 +22,7 @@
 /* Exactly PMU_LOOP_INSNS * n user instructions inside the asm, plus the call. */
 static __attribute__((noinline, unused)) void pmu_loop(long n)
 {
-    __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+    EXACT_LOOP_2(n);
 }
 
 /* The -icount shift the lane booted the guest with (run-arm64 --icount shift=N). */

@@ -23,8 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "perf_user_read.h"
 #include "pmu_hw.h"
+#include "raw_group.h"
 
 #define CALLS 2000
 #define MAX_EV 4
@@ -92,27 +92,21 @@ static struct icount per_call(op_fn op)
 }
 
 /* ---- operations measured ---------------------------------------------------------- */
-static int es1, es4, raw_fd[MAX_EV], raw_n;
-static const struct perf_event_mmap_page *raw_page[MAX_EV];
+static int es1, es4;
+static struct raw_group raw;
 static long long vals[MAX_EV];
 static volatile uint64_t sink;
 
 static __attribute__((noinline)) void op_raw_read(void)
 {
     uint64_t buf[3 + MAX_EV];
-    if (read(raw_fd[0], buf, (3 + (size_t)raw_n) * sizeof(uint64_t)) < 0)
+    if (read(raw.fd[0], buf, (3 + (size_t)raw.n) * sizeof(uint64_t)) < 0)
         abort();
     sink = buf[3];
 }
 static __attribute__((noinline)) void op_raw_user(void)
 {
-    uint64_t c, e, r, s = 0;
-    for (int i = 0; i < raw_n; i++) {
-        if (!perf_user_read(raw_page[i], &c, &e, &r))
-            abort();
-        s += c;
-    }
-    sink = s;
+    sink = raw_group_user_sum(&raw);
 }
 static __attribute__((noinline)) void op_read1(void) { PAPI_read(es1, vals); }
 static int es_self;
@@ -127,27 +121,17 @@ static __attribute__((noinline)) void op_startstop1(void)
 
 static void raw_open(int n, int user_bit)
 {
-    raw_n = n;
+    raw.n = n;
     for (int i = 0; i < n; i++) {
-        raw_fd[i] = open_raw(raw4[i], i ? raw_fd[0] : -1, user_bit);
-        raw_page[i] = NULL;
+        raw.fd[i] = open_raw(raw4[i], i ? raw.fd[0] : -1, user_bit);
+        raw.page[i] = NULL;
         if (user_bit >= 0) {
-            void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, raw_fd[i], 0);
+            void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, raw.fd[i], 0);
             CHECK(p != MAP_FAILED, "mmap of the event page: %s", strerror(errno));
-            raw_page[i] = p;
+            raw.page[i] = p;
         }
     }
-    CHECK(ioctl(raw_fd[0], PERF_EVENT_IOC_ENABLE, 0) == 0, "enable raw group");
-}
-
-static void raw_close(void)
-{
-    for (int i = raw_n - 1; i >= 0; i--) {
-        if (raw_page[i])
-            munmap((void *)raw_page[i], (size_t)sysconf(_SC_PAGESIZE));
-        close(raw_fd[i]);
-    }
-    raw_n = 0;
+    CHECK(ioctl(raw.fd[0], PERF_EVENT_IOC_ENABLE, 0) == 0, "enable raw group");
 }
 
 /* ---- 2. raw bracketing across the cycle counter's 32-bit wrap ----------------------- */
@@ -160,10 +144,10 @@ static void check_bracket(int user_bit, int shift)
     int user_reads = 0;
     for (int k = 0; k < 40; k++) {
         pmu_loop(iters);
-        CHECK(read(raw_fd[0], buf, sizeof buf) == sizeof buf, "read");
+        CHECK(read(raw.fd[0], buf, sizeof buf) == sizeof buf, "read");
         uint64_t lo = buf[4];
-        int ok = perf_user_read(raw_page[1], &c, &e, &r);
-        CHECK(read(raw_fd[0], buf, sizeof buf) == sizeof buf, "read");
+        int ok = perf_user_read(raw.page[1], &c, &e, &r);
+        CHECK(read(raw.fd[0], buf, sizeof buf) == sizeof buf, "read");
         uint64_t hi = buf[4];
         if (!ok)
             continue;
@@ -177,7 +161,7 @@ static void check_bracket(int user_bit, int shift)
     CHECK(user_reads == 40, "only %d of 40 user reads were allowed by the page", user_reads);
     printf("raw: 40 user reads of CPU_CYCLES between read()s, up to %llu cycles (%llu wraps of "
            "2^32)\n", (unsigned long long)prev, (unsigned long long)(prev >> 32));
-    raw_close();
+    raw_group_close(&raw);
 }
 
 /* ---- 3. PAPI across the wrap, and after PAPI_reset -------------------------------- */
@@ -254,7 +238,7 @@ static void bench(int user_bit)
         floor_read[k] = per_call(op_raw_read);
         if (user_bit >= 0 && ua)
             floor_user[k] = per_call(op_raw_user);
-        raw_close();
+        raw_group_close(&raw);
     }
     es1 = pmu_set_of(names4, 1);
     CHECK_RET(PAPI_start(es1), PAPI_OK);

@@ -23,6 +23,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from checks import check, verdict  # noqa: E402
+import region_file  # noqa: E402 (tests/common/region_file.py)
+from region_file import region, region_doc  # noqa: E402
 
 
 def run(args):
@@ -89,24 +91,11 @@ def hostile_pcontrol(report_tool, d):
               "papi_report, %s: exit %d, want 2 naming %s: %s" % (what, p.returncode, field, p.stderr))
 
 
-def region_file(path, regions):
-    doc = {"papi_version": "7.0.0.0", "event_definitions": {}, "rank": 0,
-           "threads": {"1": {"regions": regions}}}
-    with open(path, "w") as f:
-        json.dump(doc, f)
-
-
-def region(name, parent, t=1000):
-    return {"name": name, "parent_region_id": parent, "region_count": 1, "cycles": t,
-            "real_time_nsec": t}
-
-
 def deep_tree(report_tool, d):
     depth = 3000
     regions = {str(i): region("level%d" % i, i - 1 if i else -1, depth - i) for i in range(depth)}
     src = os.path.join(d, "deep")
-    os.makedirs(src)
-    region_file(os.path.join(src, "rank_000000.json"), regions)
+    region_file.write(src, region_doc({"1": regions}))
     out = os.path.join(d, "deep_out")
     p = run([report_tool, "--regions", src, "-o", out])
     check(p.returncode == 0, "a %d-level tree: exit %d: %s" % (depth, p.returncode, p.stderr[-2000:]))
@@ -127,9 +116,8 @@ def deep_tree(report_tool, d):
 
 def slash_names(report_tool, d):
     src = os.path.join(d, "slash")
-    os.makedirs(src)
-    region_file(os.path.join(src, "rank_000000.json"),
-                {"0": region("a", -1, 100), "1": region("b", 0, 10), "2": region("a/b", -1, 7)})
+    region_file.write(src, region_doc({"1": {"0": region("a", -1, 100), "1": region("b", 0, 10),
+                                             "2": region("a/b", -1, 7)}}))
     out = os.path.join(d, "slash_out")
     p = run([report_tool, "--regions", src, "-o", out])
     check(p.returncode == 0, "names with '/': exit %d: %s" % (p.returncode, p.stderr))
@@ -146,11 +134,9 @@ def slash_names(report_tool, d):
 
 def negative_region_time(report_tool, d):
     src = os.path.join(d, "negative")
-    os.makedirs(src)
-    path = os.path.join(src, "rank_000000.json")
     r = region("r", -1, 5)
     r["real_time_nsec"] = -5
-    region_file(path, {"0": r})
+    path = region_file.write(src, region_doc({"1": {"0": r}}))
     p = run([report_tool, "--regions", src, "-o", os.path.join(d, "negative_out")])
     check(p.returncode == 2 and path in p.stderr and "real_time_nsec" in p.stderr,
           "a negative real_time_nsec: exit %d: %s" % (p.returncode, p.stderr))
@@ -176,9 +162,9 @@ def impossible_values(report_tool, d):
         return doc
 
     def regions(series, events=None):
-        doc = {"papi_version": "7.0.0.0", "rank": 0,
-               "event_definitions": events or {EV: {"component": "perf_event", "type": "delta"}},
-               "threads": {"7": {"regions": {"0": region("r", -1, 5000)}}}, "series": series}
+        doc = region_doc({"7": {"0": region("r", -1, 5000)}}, events=[EV], series=series)
+        if events:
+            doc["event_definitions"] = events
         return doc
 
     inf = float("inf")
@@ -236,10 +222,8 @@ def impossible_values(report_tool, d):
               % (what, p.returncode, path, field, why, p.stderr[-600:]))
     # A negative count of an instant event (a reading, e.g. a temperature) is a value.
     src = os.path.join(d, "instant")
-    os.makedirs(src)
-    with open(os.path.join(src, "rank_000000.json"), "w") as f:
-        json.dump(regions({"interval_s": 1e-6, "threads": {"7": samples(counts=(5, -3, 7))}},
-                          events={EV: {"component": "perf_event", "type": "instant"}}), f)
+    region_file.write(src, regions({"interval_s": 1e-6, "threads": {"7": samples(counts=(5, -3, 7))}},
+                                   events={EV: {"component": "perf_event", "type": "instant"}}))
     p = run([report_tool, "--regions", src, "-o", os.path.join(d, "instant_out")])
     check(p.returncode == 0, "a negative instant reading in a series: exit %d: %s" % (p.returncode, p.stderr[-600:]))
 

@@ -31,21 +31,16 @@ report_check.guard()
 EV = "perf::PAGE-FAULTS"
 AT = EV + " (all threads)"
 from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
-
-
-def reg(name, parent, own, t):
-    return {"name": name, "parent_region_id": parent, "region_count": 1, "cycles": t,
-            "real_time_nsec": t, EV: own}
+import region_file  # noqa: E402 (tests/common/region_file.py)
+from region_file import region  # noqa: E402
 
 
 def region_doc():
-    return {"papi_version": "7.0.0.0", "rank": 0,
-            "event_definitions": {EV: {"component": "perf_event", "type": "delta"}},
-            "threads": {"100": {"regions": {"0": reg("parallel", -1, 2, 5000000),
-                                            "1": reg("inner", 0, 1, 2000000)}},
-                        "101": {"regions": {"0": reg("work", -1, 8000, 4000000)}}},
-            "all_threads": {"100": {"instances": {"0": {EV: 8197}, "1": {EV: 4000}},
-                                    "regions": {"parallel": {EV: 8197}, "inner": {EV: 4000}}}}}
+    return region_file.region_doc(
+        {"100": {"0": region("parallel", -1, 5000000, {EV: 2}), "1": region("inner", 0, 2000000, {EV: 1})},
+         "101": {"0": region("work", -1, 4000000, {EV: 8000})}}, events=[EV],
+        all_threads={"100": {"instances": {"0": {EV: 8197}, "1": {EV: 4000}},
+                             "regions": {"parallel": {EV: 8197}, "inner": {EV: 4000}}}})
 
 
 def rows(path):
@@ -101,9 +96,7 @@ def main():
     want = {"parallel": ("2", "8197"), "parallel/inner": ("1", "4000"), "work": ("8000", "")}
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "papi_hl_output")
-        os.makedirs(src)
-        with open(os.path.join(src, "rank_000000.json"), "w") as f:
-            json.dump(region_doc(), f)
+        region_file.write(src, region_doc())
         out = os.path.join(d, "out")
         p = subprocess.run([sys.executable, tool, "--regions", src, "-o", out, "--text"],
                            capture_output=True, text=True, timeout=600)
@@ -170,10 +163,7 @@ def main():
         bad = region_doc()
         bad["all_threads"]["100"]["instances"]["1"][EV] = "many"
         bsrc = os.path.join(d, "bad")
-        os.makedirs(bsrc)
-        path = os.path.join(bsrc, "rank_000000.json")
-        with open(path, "w") as f:
-            json.dump(bad, f)
+        path = region_file.write(bsrc, bad)
         report_check.broken(path)
         p = subprocess.run([sys.executable, tool, "--regions", bsrc, "-o", os.path.join(d, "bad_out")],
                            capture_output=True, text=True, timeout=600)

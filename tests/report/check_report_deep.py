@@ -23,29 +23,22 @@ report_check.guard()
 DEPTH = 900
 EV = "perf::PAGE-FAULTS"
 from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
+import region_file  # noqa: E402 (tests/common/region_file.py)
+from region_file import region, region_doc  # noqa: E402
 
 
-def region_file(path):
-    threads = {}
-    for tid in ("11", "12"):
-        regs = {}
-        for i in range(DEPTH):  # inclusive values grow with depth: the deepest rows first
-            v = 1000 * (i + 1)
-            regs[str(i)] = {"name": "level_%03d_of_the_recursion" % i, "parent_region_id": i - 1,
-                            "region_count": 1, "cycles": v, "real_time_nsec": v, EV: i}
-        threads[tid] = {"regions": regs}
-    doc = {"papi_version": "7.0.0.0", "event_definitions": {EV: {"component": "perf_event", "type": "delta"}},
-           "rank": 0, "threads": threads}
-    with open(path, "w") as f:
-        json.dump(doc, f)
+def deep_file(folder):
+    # inclusive values grow with depth: the deepest rows first
+    regs = {str(i): region("level_%03d_of_the_recursion" % i, i - 1, 1000 * (i + 1), {EV: i})
+            for i in range(DEPTH)}
+    region_file.write(folder, region_doc({"11": regs, "12": regs}, events=[EV]))
 
 
 def main():
     tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "papi_hl_output")
-        os.makedirs(src)
-        region_file(os.path.join(src, "rank_000000.json"))
+        deep_file(src)
         out = os.path.join(d, "out")
         t0 = time.monotonic()
         p = subprocess.run([sys.executable, tool, "--regions", src, "-o", out, "--json"],

@@ -37,6 +37,8 @@ report_check.guard()
 
 from checks import check, verdict  # noqa: E402 (tests/common/checks.py)
 from profile_fixture import write_job  # noqa: E402 (the job's profile: papi_run --merge)
+import region_file  # noqa: E402 (tests/common/region_file.py)
+from region_file import region  # noqa: E402
 EV = "perf::PAGE-FAULTS"
 MPI_FIGURES = ("compute-vs-mpi", "mpi-time-by-call", "time-per-call-site", "message-sizes",
                "comm-matrix", "counters-per-rank")
@@ -44,17 +46,10 @@ REGION_FIGURES = ("region-tree", "region-by-rank", "region-by-thread", "region-r
                   "series-regions", "series-metric-regions")
 
 
-def reg(name, parent, t, faults):
-    return {"name": name, "parent_region_id": parent, "region_count": 1, "cycles": t,
-            "real_time_nsec": t, EV: faults}
-
-
 def region_doc():
-    return {"papi_version": "7.0.0.0", "rank": 0,
-            "event_definitions": {EV: {"component": "perf_event", "type": "delta"}},
-            "threads": {"7": {"regions": {"0": reg("solve", -1, 3000000000, 5000),
-                                          "1": reg("assemble", 0, 1200000000, 3000),
-                                          "2": reg("io", -1, 40000000, 20)}}}}
+    return region_file.region_doc({"7": {"0": region("solve", -1, 3000000000, {EV: 5000}),
+                                         "1": region("assemble", 0, 1200000000, {EV: 3000}),
+                                         "2": region("io", -1, 40000000, {EV: 20})}}, events=[EV])
 
 
 def mpi_doc():
@@ -339,9 +334,7 @@ def main():
     tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "papi_hl_output")
-        os.makedirs(src)
-        with open(os.path.join(src, "rank_000000.json"), "w") as f:
-            json.dump(region_doc(), f)
+        region_file.write(src, region_doc())
         mpi = os.path.join(d, "papi_mpi_report.json")
         with open(mpi, "w") as f:
             json.dump(mpi_doc(), f)

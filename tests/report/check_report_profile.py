@@ -48,17 +48,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import folded_file  # noqa: E402
 from profile_fixture import write_job  # noqa: E402 (the job's profile: papi_run --merge)
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import fail  # noqa: E402 (tests/common/checks.py)
 
 report_check.guard()
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EVENT = "perf::TASK-CLOCK@1000000"  # a sample per ms of a thread's CPU time
 PY = sys.executable
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def run(cmd):

@@ -32,17 +32,13 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import fail  # noqa: E402 (tests/common/checks.py)
 
 report_check.guard()
 
 FAULTS = "perf::PAGE-FAULTS"
 # PAPI_RUN_REPORT="python3 papi_report.py" (set by ctest when Debian's python3 is there)
 REPORT = os.environ.get("PAPI_RUN_REPORT", "").split()
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def run(cmd, **kw):

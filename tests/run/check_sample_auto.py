@@ -42,6 +42,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import fail  # noqa: E402 (tests/common/checks.py)
 
 report_check.guard()
 
@@ -53,11 +54,6 @@ CHAIN = ["main", "outer", "middle", "inner"]
 UNDER = "of inner's weight under main;outer;middle;inner"
 X86 = platform.machine() == "x86_64"
 COST = "8 KiB of user stack copied with each sample"
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def profiles(out):

@@ -34,6 +34,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import fail  # noqa: E402 (tests/common/checks.py)
 
 report_check.guard()
 
@@ -42,11 +43,6 @@ SCHEMA = os.path.join(HERE, "..", "..", "schema", "profile.schema.json")
 EVENT = "perf::TASK-CLOCK@1000000"  # a sample per ms of the thread's CPU time
 UNITS = "800"  # about a second of inner's work
 CHAIN = ["main", "outer", "middle", "inner"]
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def children_cpu():

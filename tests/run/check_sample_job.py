@@ -22,13 +22,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
 from papi_report.load import schema_check  # noqa: E402
+from checks import fail  # noqa: E402 (tests/common/checks.py)
 
 report_check.guard()
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def run(cmd, env=None):

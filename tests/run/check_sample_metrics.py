@@ -29,6 +29,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import report_check  # noqa: E402 (every report this test writes is checked: schema/README.md)
+from checks import fail  # noqa: E402 (tests/common/checks.py)
 
 report_check.guard()
 
@@ -39,11 +40,6 @@ METRIC,FAULTS_PER_MS,faults/ms,{perf::PAGE-FAULTS} / {perf::TASK-CLOCK} * 1e6,Pa
 METRIC,CPU_UTILIZATION,CPUs,{perf::TASK-CLOCK} / 1e9 / time,CPUs utilized
 METRIC,WRITE_PER_FAULT,bytes/fault,{procio:::wchar} / {perf::PAGE-FAULTS},Bytes written per page fault
 """
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def run(cmd, env):

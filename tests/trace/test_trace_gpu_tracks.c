@@ -11,19 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_check.h"
 #include "trace_gpu_tracks.h"
-
-static int fails;
-
-#define CHECK(cond, ...)         \
-    do {                         \
-        if (!(cond)) {           \
-            fails++;             \
-            printf("FAIL: ");    \
-            printf(__VA_ARGS__); \
-            printf("\n");        \
-        }                        \
-    } while (0)
 
 #define T7 TRACE_GPU_TRACK(0, 7)
 #define T2 TRACE_GPU_TRACK(1, 2)
@@ -182,6 +171,5 @@ int main(int argc, char **argv)
     struct trace_gpu_ops g = {0};
     CHECK(trace_gpu_ops_load(path, &g, why, sizeof why) == 1 && g.n == 0,
           "a missing file: 1 (no process wrote one)");
-    printf("test_trace_gpu_tracks: %s\n", fails ? "FAILED" : "PASSED");
-    return fails ? 1 : 0;
+    return test_done("test_trace_gpu_tracks");
 }

@@ -12,19 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_check.h"
 #include "trace_openmp.h"
-
-static int fails;
-
-#define CHECK(cond, ...)         \
-    do {                         \
-        if (!(cond)) {           \
-            fails++;             \
-            printf("FAIL: ");    \
-            printf(__VA_ARGS__); \
-            printf("\n");        \
-        }                        \
-    } while (0)
 
 static void push(struct trace_omp_spans *s, uint32_t thread, int kind, int name, uint64_t start,
                  uint64_t end, uint64_t instance)
@@ -203,6 +192,6 @@ int main(int argc, char **argv)
     bad_file(argv[1], "omp_spans 1 1 1 0\nn r\ns 1 0 4 10 20 0\n", -1, "line 3: expected a slice");
     bad_file(argv[1], "gpu_ops 1 0 0 0\n", -1, "line 1: expected 'omp_spans");
     bad_file(argv[1], "omp_spans 1 1 0 0\nx r\n", -1, "line 2: expected a name");
-    printf("%s\n", fails ? "FAILED" : "PASSED");
-    return fails ? 1 : 0;
+    printf("%s\n", test_failures ? "FAILED" : "PASSED");
+    return test_failures ? 1 : 0;
 }

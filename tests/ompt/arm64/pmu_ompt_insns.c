@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "../../run/arm64/lane_sample.h"
+#include "exact_loop.h"
 
 #define THREADS 4
 #define UNIT    10000L /* small: REPEAT pairs of tasks, not the loops' length, find a varying path (the lane's time) */
@@ -48,14 +49,7 @@
 /* Exactly 2 x n user instructions inside the asm (a subtract and a branch). */
 static NOT_INLINED void loop2(long n)
 {
-#if defined(__aarch64__)
-    __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#else
-    for (volatile long i = 0; i < n; i++)
-        ;
-#endif
+    EXACT_LOOP_2(n);
 }
 
 static NOT_INLINED void work(long k)

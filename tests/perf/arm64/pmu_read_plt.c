@@ -18,8 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../../../src-c/lib/components/perf_event/perf_user_read.h"
 #include "pmu_hw.h"
+#include "raw_group.h"
 
 #define CALLS   200 /* per batch: about 20,000 instructions, under a timer tick's spacing */
 #define BATCHES 41  /* the least of these */
@@ -57,20 +57,14 @@ static double per_call(op_fn op)
     return (best - empty) * insns_per_tick / CALLS;
 }
 
-static int es1, es4, raw_fd[MAX_EV], raw_n;
-static const struct perf_event_mmap_page *raw_page[MAX_EV];
+static int es1, es4;
+static struct raw_group raw;
 static long long vals[MAX_EV];
 static volatile uint64_t sink;
 
 static __attribute__((noinline)) void op_bare(void)
 {
-    uint64_t c, e, r, s = 0;
-    for (int i = 0; i < raw_n; i++) {
-        if (!perf_user_read(raw_page[i], &c, &e, &r))
-            abort();
-        s += c;
-    }
-    sink = s;
+    sink = raw_group_user_sum(&raw);
 }
 static __attribute__((noinline)) void op_read1(void)
 {
@@ -83,7 +77,7 @@ static __attribute__((noinline)) void op_read4(void)
 
 static void raw_open(int n, int bit)
 {
-    raw_n = n;
+    raw.n = n;
     for (int i = 0; i < n; i++) {
         struct perf_event_attr a;
         memset(&a, 0, sizeof a);
@@ -95,25 +89,16 @@ static void raw_open(int n, int bit)
         a.disabled = i == 0;
         a.read_format =
             PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-        raw_fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? raw_fd[0] : -1, 0);
-        CHECK(raw_fd[i] >= 0, "perf_event_open raw 0x%llx: %s", (unsigned long long)raw4[i],
+        raw.fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? raw.fd[0] : -1, 0);
+        CHECK(raw.fd[i] >= 0, "perf_event_open raw 0x%llx: %s", (unsigned long long)raw4[i],
               strerror(errno));
-        void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, raw_fd[i], 0);
+        void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, raw.fd[i], 0);
         CHECK(p != MAP_FAILED, "mmap of the event page: %s", strerror(errno));
-        if (raw_fd[i] < 0 || p == MAP_FAILED)
+        if (raw.fd[i] < 0 || p == MAP_FAILED)
             exit(1);
-        raw_page[i] = p;
+        raw.page[i] = p;
     }
-    CHECK(ioctl(raw_fd[0], PERF_EVENT_IOC_ENABLE, 0) == 0, "enable the raw group");
-}
-
-static void raw_close(void)
-{
-    for (int i = raw_n - 1; i >= 0; i--) {
-        munmap((void *)raw_page[i], (size_t)sysconf(_SC_PAGESIZE));
-        close(raw_fd[i]);
-    }
-    raw_n = 0;
+    CHECK(ioctl(raw.fd[0], PERF_EVENT_IOC_ENABLE, 0) == 0, "enable the raw group");
 }
 
 static double measure_papi(int *es, int n, op_fn op)
@@ -147,7 +132,7 @@ int main(void)
     for (int k = 0; k < 2; k++) {
         raw_open(k ? 4 : 1, bit);
         bare[k] = per_call(op_bare);
-        raw_close();
+        raw_group_close(&raw);
     }
     papi[0] = measure_papi(&es1, 1, op_read1);
     papi[1] = measure_papi(&es4, 4, op_read4);

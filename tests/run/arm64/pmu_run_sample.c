@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exact_loop.h"
 #include "lane_sample.h"
 
 #define LOOP 50000000L
@@ -22,27 +23,13 @@
 /* Exactly 2 x n user instructions inside the asm (a subtract and a branch). */
 static __attribute__((noinline)) void hot_loop(long n)
 {
-#if defined(__aarch64__)
-    __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#else
-    for (volatile long i = 0; i < n; i++)
-        ;
-#endif
+    EXACT_LOOP_2(n);
 }
 
 /* Exactly 3 x n (a nop more: the compiler cannot fold it into hot_loop). */
 static __attribute__((noinline)) void cold_loop(long n)
 {
-#if defined(__aarch64__)
-    __asm__ volatile("1: nop\n\tsubs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-    __asm__ volatile("1: nop\n\tdec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#else
-    for (volatile long i = 0; i < n; i++)
-        ;
-#endif
+    EXACT_LOOP_3(n);
 }
 
 /* The banner's sample count: "top functions, self share of ... (N samples, ...)". */
