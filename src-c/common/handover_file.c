@@ -64,25 +64,31 @@ int handover_save(int fd, const char *kind, long pid, int nnames, size_t nitems,
     return rc;
 }
 
-/* One block's lines after its head: 0, or -1 with why. */
+/* One block's lines after its head (a line of any length: an OpenMP table's may be long),
+ * in *buf: 0, or -1 with why. */
 static int load_block(FILE *f, const char *path, long *line, const struct handover_kind *k,
-                      void *ctx, int nn, size_t nitems, char *why, size_t whylen)
+                      void *ctx, int nn, size_t nitems, char **buf, size_t *cap, char *why,
+                      size_t whylen)
 {
-    char buf[1024];
     for (long i = 0; i < nn + (long)nitems; i++) {
         ++*line;
-        if (!fgets(buf, sizeof buf, f)) {
+        if (getline(buf, cap, f) < 0) {
             snprintf(why, whylen, "%s: line %ld: the block ends early (a cut write)", path, *line);
             return -1;
         }
-        buf[strcspn(buf, "\n")] = '\0';
-        int ok = i < nn ? buf[0] == 'n' && buf[1] == ' ' && k->name(ctx, buf + 2) == 0
-                        : k->item(ctx, buf) == 0;
+        char *b = *buf;
+        b[strcspn(b, "\n")] = '\0';
+        int ok =
+            i < nn ? b[0] == 'n' && b[1] == ' ' && k->name(ctx, b + 2) == 0 : k->item(ctx, b) == 0;
         if (!ok) {
             snprintf(why, whylen, "%s: line %ld: expected %s: '%.60s'", path, *line,
-                     i < nn ? "a name (n NAME)" : k->item_form, buf);
+                     i < nn ? "a name (n NAME)" : k->item_form, b);
             return -1;
         }
+    }
+    if (k->end && k->end(ctx) != 0) {
+        snprintf(why, whylen, "%s: line %ld: no memory for its block", path, *line);
+        return -1;
     }
     return 0;
 }
@@ -101,7 +107,8 @@ int handover_load(const char *path, const struct handover_kind *k, void *ctx, ch
         snprintf(why, whylen, "%s: %s", path, handover_strerror(err));
         return -1;
     }
-    char head[128], word[32];
+    char head[128], word[32], *buf = NULL;
+    size_t cap = 0;
     long line = 0;
     int rc = 0;
     while (rc == 0 && fgets(head, sizeof head, f)) {
@@ -123,9 +130,10 @@ int handover_load(const char *path, const struct handover_kind *k, void *ctx, ch
             snprintf(why, whylen, "%s: line %ld: no memory for its block", path, line);
             rc = -1;
         } else {
-            rc = load_block(f, path, &line, k, ctx, nn, n, why, whylen);
+            rc = load_block(f, path, &line, k, ctx, nn, n, &buf, &cap, why, whylen);
         }
     }
+    free(buf);
     fclose(f);
     return rc;
 }

@@ -1,6 +1,8 @@
-/* handover_file.h: the file by which the processes of papi_run's program hand what they
- * recorded for its trace to papi_run (their GPU operations: trace_gpu_tracks.c; their
- * OpenMP slices: trace_openmp.c). Each process appends one block at its exit, in one
+/* handover_file.h: the one form of the files by which the processes of papi_run's program
+ * hand what they recorded to papi_run: their GPU operations (trace_gpu_tracks.c) and
+ * OpenMP slices (trace_openmp.c) for its trace, their threads' rows of --per-thread
+ * (run_threads_block.h) and their OpenMP tables (the OMPT tool's, ompt_report.c); a file
+ * per kind. Each process (a thread for its rows) appends one block at its exit, in one
  * write (the file is opened O_APPEND, so blocks never interleave): a head line
  * "KIND PID NAMES ITEMS DROPPED", then NAMES lines "n NAME" and ITEMS lines of the kind's
  * own form. The reader hands each block's head, names and item lines to its kind's
@@ -38,7 +40,8 @@ TW_HIDDEN int handover_save(int fd, const char *kind, long pid, int nnames, size
 
 /* A kind's reader: its head word, the forms said when a line is wrong, and its callbacks
  * (each 0, or -1 for a value it refuses): block at each head (pid is a process id, 1 to
- * INT32_MAX), name per name line (the text after "n "), item per item line (whole). */
+ * INT32_MAX), name per name line (the text after "n "), item per item line (whole), end
+ * when the block's lines are all read. */
 struct handover_kind {
     const char *head;      /* "gpu_ops" */
     const char *head_form; /* "gpu_ops PID NAMES OPS DROPPED" */
@@ -46,6 +49,7 @@ struct handover_kind {
     int (*block)(void *ctx, long pid, int nnames, uint64_t dropped);
     int (*name)(void *ctx, const char *name);
     int (*item)(void *ctx, const char *line);
+    int (*end)(void *ctx); /* after a block's last line; NULL: nothing to do */
 };
 /* Every block of the file at path through k's callbacks: 0, 1 when the file does not
  * exist (no process wrote one), or -1 with why (the file, the line and what is wrong; the

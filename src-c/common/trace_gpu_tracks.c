@@ -159,7 +159,8 @@ int trace_gpu_ops_load(const char *path, struct trace_gpu_ops *g, char *why, siz
                                               "an operation (o LABEL START END NAME)",
                                               load_head,
                                               load_name,
-                                              load_op};
+                                              load_op,
+                                              NULL};
     struct load_ctx c = {g, 0, 0, 0};
     int rc = handover_load(path, &kind, &c, why, whylen);
     trace_gpu_ops_order(g);

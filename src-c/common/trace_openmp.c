@@ -326,7 +326,8 @@ int trace_omp_spans_load(const char *path, struct trace_omp_spans *s, char *why,
                                               "a slice (s THREAD KIND NAME START END INSTANCE)",
                                               load_head,
                                               load_name,
-                                              load_line};
+                                              load_line,
+                                              NULL};
     struct load_ctx c = {s, 0, 0, 0};
     s->mono = 1;
     int rc = handover_load(path, &kind, &c, why, whylen);

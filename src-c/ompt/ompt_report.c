@@ -1,14 +1,17 @@
 /* ompt_report.c: the tool's JSON file (ompt_report.h; its fields: schema/ompt.schema.json).
  * Names come from the project's one symbolizer (src-c/sampling/symbolizer.h), here at
  * finalize and never in a callback; the file is written under a temporary name and
- * renamed into place (output_file.h). */
+ * renamed into place (output_file.h), or under papi_run handed over to it as a block of
+ * the hand-over file PAPI_RUN_OMPT_TABLE_FILE names (handover_file.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "env.h"
+#include "handover_file.h"
 #include "json_writer.h"
 #include "ompt_contexts.h"
 #include "ompt_counters.h"
@@ -403,8 +406,73 @@ int ompt_report_sums(struct pop_omp_in *sums)
     return n;
 }
 
+/* The document of the merged regions m to f (m freed): 0, or -1 (out of memory, a failed
+ * write). */
+static int put_table(FILE *f, const struct ompt_run_info *info, struct ompt_merged *m)
+{
+    struct symbolizer *sym = sym_open_process();
+    struct ompt_name *names = ompt_report_names(sym, m);
+    struct jw w;
+    jw_init(&w, f);
+    if (names)
+        put_document(&w, info, m, sym, names);
+    ompt_merged_free(m);
+    free(names);
+    if (sym)
+        sym_close(sym);
+    return !names || jw_finish(&w) != 0 ? -1 : 0;
+}
+
+/* The document's lines, handed over as "j LINE" items. */
+struct table_lines {
+    const char *text;
+    size_t *start; /* line i: text[start[i]] up to its newline */
+};
+
+static void table_line(FILE *f, const void *ctx, size_t i)
+{
+    const struct table_lines *t = ctx;
+    const char *line = t->text + t->start[i];
+    fprintf(f, "j %.*s\n", (int)strcspn(line, "\n"), line);
+}
+
+/* Under papi_run: the document as one hand-over block appended to path (handover_file.h,
+ * kind "omp_table": no names, a "j LINE" item per line of the document). */
+static int hand_over(const struct ompt_run_info *info, const char *path)
+{
+    char *text = NULL;
+    size_t len = 0, n = 0;
+    struct ompt_merged m;
+    FILE *f = open_memstream(&text, &len);
+    int rc = f && ompt_merge(&m, 0) == 0 ? put_table(f, info, &m) : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    size_t *start = rc == 0 ? malloc((len + 1) * sizeof *start) : NULL;
+    for (size_t i = 0; start && i < len;) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        start[n++] = i;
+        i = nl ? (size_t)(nl - text) + 1 : len;
+    }
+    struct table_lines lines = {text, start};
+    int fd = start ? handover_open(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT, 0600) : -1;
+    if (fd < 0 ||
+        handover_save(fd, "omp_table", (long)getpid(), 0, n, 0, NULL, table_line, &lines) != 0) {
+        fprintf(stderr, "papi_ompt: no table handed over: %s: %s\n", path,
+                !start ? "out of memory" : handover_strerror(errno));
+        rc = -1;
+    }
+    if (fd >= 0)
+        close(fd);
+    free(start);
+    free(text);
+    return rc;
+}
+
 int ompt_report_write(const struct ompt_run_info *info)
 {
+    const char *handover = env_get("PAPI_RUN_OMPT_TABLE_FILE");
+    if (handover && handover[0])
+        return hand_over(info, handover);
     const char *dir = env_get("PAPI_OMPT_OUTPUT_DIR");
     char why[256], final[64], tmp[96];
     struct ompt_merged m;
@@ -429,17 +497,7 @@ int ompt_report_write(const struct ompt_run_info *info)
         close(dirfd);
         return -1;
     }
-    struct symbolizer *sym = sym_open_process();
-    struct ompt_name *names = ompt_report_names(sym, &m);
-    struct jw w;
-    jw_init(&w, f);
-    if (names)
-        put_document(&w, info, &m, sym, names);
-    ompt_merged_free(&m);
-    free(names);
-    if (sym)
-        sym_close(sym);
-    int bad = !names || jw_finish(&w) != 0;
+    int bad = put_table(f, info, &m) != 0;
     if ((fclose(f) != 0) | bad || output_file_publish(dirfd, tmp, final) != 0) {
         fprintf(stderr, "papi_ompt: no report written: %s/%s: %s\n", dir, final, strerror(errno));
         output_file_discard(dirfd, tmp);

@@ -28,7 +28,9 @@ struct ompt_run_info {
 };
 
 /* Writes ompt_PID.json into PAPI_OMPT_OUTPUT_DIR (default papi_ompt_output, made when
- * missing). 0, or -1 with one line on stderr saying which file and why not. */
+ * missing); under papi_run (PAPI_RUN_OMPT_TABLE_FILE set) appends the same document to that
+ * hand-over file instead (handover_file.h, kind "omp_table": a "j LINE" item per line). 0,
+ * or -1 with one line on stderr saying which file and why not. */
 OMPT_HIDDEN int ompt_report_write(const struct ompt_run_info *info);
 /* The run's efficiency sums so far, its outermost parallel time among them (the MPI
  * wrapper's query, ompt_tool.c): the regions merged, or -1 when out of memory. */

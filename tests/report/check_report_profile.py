@@ -12,7 +12,8 @@ CASE:
            profile.folded, hover titles with file:line and the share; the function x thread
            heat map is drawn and its table gives heavy ~100% of its thread and light
            150/210 of the other; report.txt lists the top functions once (one
-           header line starting "Top functions").
+           header line starting "Top functions"); papi_report's profile.folded and
+           profile.EVENT.folded are papi_run's byte for byte (both sort the stacks).
   large    a profile of 10,000 distinct stacks (half the weight in one stack, the rest spread
            thinly): the flame graph keeps the hot box at exactly 50% and merges the thin
            callees into one [other] box of the other 50%; and two synthetic ranks: the
@@ -102,6 +103,14 @@ def case_page(tool, papi_run, prog, out):
     if not faults or sum(b[1] for b in faults) < 50:
         fail("heavy (4.8 MB of fresh pages) has %s of the page faults, expected most; "
              "every box: %s" % (faults, [b[:3] for b in graphs["perf::PAGE-FAULTS"]]))
+    for name in ("profile.folded", "profile.perf__PAGE-FAULTS.folded"):  # one file, two writers
+        found = [glob.glob(os.path.join(x, "**", name), recursive=True) for x in (d, rep)]
+        if [len(f) for f in found] != [1, 1]:
+            fail("%s: papi_run's %s, papi_report's %s: one each expected" % (name, found[0], found[1]))
+        mine, theirs = (open(f[0], "rb").read() for f in found)
+        if mine != theirs or not mine:
+            fail("%s: papi_run's (%d bytes) and papi_report's (%d bytes) differ: the same "
+                 "stacks in the same order expected" % (name, len(mine), len(theirs)))
     stacks = folded(d)
     total = sum(stacks.values())
     own = {}

@@ -1,7 +1,7 @@
 /* run_fifos: puts a FIFO at every name papi_run hands over by (issue 69, N5): the
- * per-thread rows' file (PAPI_RUN_THREADS_FILE), the OpenMP and GPU trace hand-overs
- * (PAPI_RUN_OMPT_TRACE_FILE, PAPI_RUN_GPU_TRACE_FILE), an OpenMP table (ompt_1.json in
- * PAPI_OMPT_OUTPUT_DIR) and a process's profile (.sample_RUNID_1.txt in
+ * hand-over files of the per-thread rows (PAPI_RUN_THREADS_FILE), the OpenMP tables
+ * (PAPI_RUN_OMPT_TABLE_FILE), the OpenMP and GPU traces (PAPI_RUN_OMPT_TRACE_FILE,
+ * PAPI_RUN_GPU_TRACE_FILE) and a process's profile (.sample_RUNID_1.txt in
  * PAPI_RUN_SAMPLE_DIR), those papi_run gave it; prints "fifo NAME" for each, runs an
  * OpenMP parallel region where built with OpenMP, exits 0. Before, papi_run (or the
  * program's own preloaded writer at its exit) waited for ever in an open of one. */
@@ -21,18 +21,12 @@ static void fifo(const char *path)
 
 int main(void)
 {
-    const char *names[] = {"PAPI_RUN_THREADS_FILE", "PAPI_RUN_OMPT_TRACE_FILE",
-                           "PAPI_RUN_GPU_TRACE_FILE"};
+    const char *names[] = {"PAPI_RUN_THREADS_FILE", "PAPI_RUN_OMPT_TABLE_FILE",
+                           "PAPI_RUN_OMPT_TRACE_FILE", "PAPI_RUN_GPU_TRACE_FILE"};
     char path[4096];
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (getenv(names[i]) && *getenv(names[i]))
             fifo(getenv(names[i]));
-    const char *omp = getenv("PAPI_OMPT_OUTPUT_DIR");
-    if (omp && *omp) {
-        mkdir(omp, 0700);
-        snprintf(path, sizeof path, "%s/ompt_1.json", omp);
-        fifo(path);
-    }
     const char *dir = getenv("PAPI_RUN_SAMPLE_DIR"), *id = getenv("PAPI_RUN_ID");
     if (dir && id) {
         snprintf(path, sizeof path, "%s/.sample_%s_1.txt", dir, id);

@@ -129,7 +129,8 @@ def load(files, run=None):
 def folded(job, event):
     """(stack, weight) of the job's stacks by their names (the places' variants summed) in
     the order of the names, the weight of events[event], none of weight 0: the folded
-    format's lines, made one at a time."""
+    format's lines, made one at a time. papi_run's merge writes its profile.folded in the same
+    order (src-c/utils/papi_run/run_sample_merge.c): both files of a run are the same bytes."""
     st = job["stacks"]
     col = st.counts[event] if event < len(st.counts) else []
     name, w = None, 0

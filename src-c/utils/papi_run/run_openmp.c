@@ -3,14 +3,11 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dirent.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -120,8 +117,9 @@ void run_openmp_prepare(struct run_state *s, enum run_omp_runtime runtime)
         say(o, status, why);
         return;
     }
-    snprintf(o->dir, sizeof o->dir, "%s/.papi_run_ompt.%ld", s->dir, (long)getpid());
-    setenv("PAPI_OMPT_OUTPUT_DIR", o->dir, 1);
+    snprintf(o->tables, sizeof o->tables, "%s/.papi_run_ompt_tables.%ld", s->dir, (long)getpid());
+    unlink(o->tables); /* an earlier run's, of a papi_run of the same id */
+    setenv("PAPI_RUN_OMPT_TABLE_FILE", o->tables, 1);
     set_events(s);
     o->asked = 1;
     say(o, RUN_OMP_UNREPORTED,
@@ -185,69 +183,127 @@ static const char *member(const char *obj, const char *key)
     }
 }
 
-/* The whole file, or NULL when it cannot be read whole or is not one JSON object. */
-static char *read_table(int dirfd, const char *name)
+/* A read of the tables' hand-over file in progress (kind "omp_table", ompt_report.c: a
+ * "j LINE" item per line of a process's document): the block being read into text, and
+ * each table kept's process, doc[i]'s. */
+struct table_load {
+    struct run_openmp *o;
+    long pid[RUN_OMP_PROCESSES_MAX];
+    long block_pid;
+    FILE *f; /* NULL between blocks */
+    char *text;
+    size_t len;
+};
+
+static void block_drop(struct table_load *c)
 {
-    struct stat st;
-    int fd = handover_open(dirfd, name, O_RDONLY, 0); /* a FIFO there: not waited for */
-    char *text = NULL;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (size_t)st.st_size < TABLE_MAX && (text = malloc((size_t)st.st_size + 1)) != NULL) {
-        size_t got = 0;
-        ssize_t n;
-        while (got < (size_t)st.st_size && (n = read(fd, text + got, (size_t)st.st_size - got)) > 0)
-            got += (size_t)n;
-        text[got] = 0;
-        const char *end = got == (size_t)st.st_size && text[0] == '{' ? value_end(text) : NULL;
-        if (!end || end[strspn(end, WS)] != 0) {
-            free(text);
-            text = NULL;
-        }
+    if (c->f)
+        fclose(c->f);
+    free(c->text);
+    c->f = NULL;
+    c->text = NULL;
+}
+
+static int table_head(void *ctx, long pid, int nnames, uint64_t dropped)
+{
+    struct table_load *c = ctx;
+    (void)dropped;
+    (void)nnames; /* (a table has none: a name line is refused) */
+    c->block_pid = pid;
+    c->f = open_memstream(&c->text, &c->len);
+    return c->f ? 0 : -1;
+}
+
+static int table_name(void *ctx, const char *name)
+{
+    (void)ctx;
+    (void)name;
+    return -1; /* a table block has none */
+}
+
+static int table_line(void *ctx, const char *line)
+{
+    struct table_load *c = ctx;
+    if (line[0] != 'j' || line[1] != ' ')
+        return -1;
+    fputs(line + 2, c->f);
+    fputc('\n', c->f);
+    return 0;
+}
+
+/* A process's table kept where it is one whole JSON object within the bound: in its
+ * process's place, or for a process whose earlier image already handed one over in that
+ * one's (the later image's, as when each wrote ompt_PID.json); past RUN_OMP_PROCESSES_MAX
+ * the lowest process ids are kept, as the folder's files were read. Else counted unread. */
+static int table_end(void *ctx)
+{
+    struct table_load *c = ctx;
+    struct run_openmp *o = c->o;
+    int closed = fclose(c->f) == 0;
+    c->f = NULL;
+    const char *end = closed && c->len < TABLE_MAX && c->text[0] == '{' ? value_end(c->text) : NULL;
+    int whole = end && end[strspn(end, WS)] == 0, slot = -1;
+    for (int i = 0; whole && i < o->ndocs; i++)
+        if (c->pid[i] == c->block_pid)
+            slot = i;
+    if (whole && slot < 0 && o->ndocs < RUN_OMP_PROCESSES_MAX) {
+        slot = o->ndocs++;
+        o->doc[slot] = NULL;
+    } else if (whole && slot < 0) {
+        int top = 0; /* the highest process's table goes, this one's or a kept one's */
+        for (int i = 1; i < o->ndocs; i++)
+            top = c->pid[i] > c->pid[top] ? i : top;
+        slot = c->pid[top] > c->block_pid ? top : -1;
+        o->unread++;
+    } else if (!whole) {
+        o->unread++;
     }
-    if (fd >= 0)
-        close(fd);
-    return text;
+    if (slot >= 0) {
+        free(o->doc[slot]);
+        o->doc[slot] = c->text;
+        c->pid[slot] = c->block_pid;
+    } else {
+        free(c->text);
+    }
+    c->text = NULL;
+    return 0;
 }
 
-static int by_pid(const struct dirent **a, const struct dirent **b)
+/* The tables in the order of their processes' ids. */
+static void order_tables(struct table_load *c)
 {
-    long pa = atol((*a)->d_name + 5), pb = atol((*b)->d_name + 5);
-    return (pa > pb) - (pa < pb);
-}
-
-static int is_table(const struct dirent *e)
-{
-    return strncmp(e->d_name, "ompt_", 5) == 0;
+    struct run_openmp *o = c->o;
+    for (int i = 1; i < o->ndocs; i++)
+        for (int j = i; j > 0 && c->pid[j - 1] > c->pid[j]; j--) {
+            long p = c->pid[j];
+            char *d = o->doc[j];
+            c->pid[j] = c->pid[j - 1], o->doc[j] = o->doc[j - 1];
+            c->pid[j - 1] = p, o->doc[j - 1] = d;
+        }
 }
 
 void run_openmp_collect(struct run_state *s)
 {
+    static const struct handover_kind kind = {"omp_table",
+                                              "omp_table PID NAMES LINES DROPPED",
+                                              "a line of a table (j TEXT)",
+                                              table_head,
+                                              table_name,
+                                              table_line,
+                                              table_end};
     struct run_openmp *o = &s->omp;
-    struct dirent **names = NULL;
+    struct table_load c = {.o = o};
+    char fault[512];
     if (!o->asked)
         return;
-    int dirfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-    int n = dirfd >= 0 ? scandir(o->dir, &names, is_table, by_pid) : 0;
-    for (int i = 0; i < n; i++) {
-        char *text = o->ndocs < RUN_OMP_PROCESSES_MAX ? read_table(dirfd, names[i]->d_name) : NULL;
-        if (text)
-            o->doc[o->ndocs++] = text;
-        else
-            o->unread++;
-        unlinkat(dirfd, names[i]->d_name, 0);
-        free(names[i]);
+    int rc = handover_load(o->tables, &kind, &c, fault, sizeof fault);
+    if (rc < 0) { /* the tables before the fault are kept, the faulty one counted unread */
+        fprintf(stderr, "papi_run: OpenMP tables: %s\n", fault);
+        block_drop(&c);
+        o->unread++;
     }
-    free(names);
-    /* A tool killed while writing leaves its temporary (".ompt_PID.json.XXXXXX"). */
-    DIR *d = dirfd >= 0 ? fdopendir(dirfd) : NULL;
-    for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
-        if (strncmp(e->d_name, ".ompt_", 6) == 0)
-            unlinkat(dirfd, e->d_name, 0);
-    if (d)
-        closedir(d);
-    else if (dirfd >= 0)
-        close(dirfd);
-    rmdir(o->dir);
+    order_tables(&c);
+    unlink(o->tables);
     if (o->ndocs > 0) {
         say(o, RUN_OMP_MEASURED, "");
     } else if (s->exited && WIFSIGNALED(s->status)) {

@@ -23,11 +23,11 @@ struct run_openmp {
     int status;            /* enum run_omp_status */
     char libomp[4096];     /* the libomp.so.5 preloaded in place of libgomp; "" when none */
     char user_tools[1024]; /* the tools the user named in OMP_TOOL_LIBRARIES; "" when none */
-    char dir[4200];        /* the tool's output folder, papi_run's own */
+    char tables[4200];     /* the tool's hand-over file of the processes' tables */
     char reason[512];      /* why there is no table (status other than measured) */
-    char *doc[RUN_OMP_PROCESSES_MAX]; /* the processes' ompt_PID.json, whole */
+    char *doc[RUN_OMP_PROCESSES_MAX]; /* the processes' tables (ompt_PID.json's text), whole */
     int ndocs;
-    int unread; /* files beyond the bound, or that could not be read whole */
+    int unread; /* tables beyond the bound, or that could not be read whole */
 };
 
 #endif

@@ -298,22 +298,28 @@ static const char *offline_head(struct run_state *s)
     return job_head.metrics;
 }
 
-/* profile.folded (weight 0) or profile.EVENT.folded: "root;..;leaf count" per stack. */
+static struct item **sorted(const struct map *m);
+
+/* profile.folded (weight 0) or profile.EVENT.folded: "root;..;leaf count" per stack, in the
+ * byte order of the stacks, the order papi_report's own (load/profile.py) has: both write
+ * the same file of a run. */
 static int write_folded(int dirfd, int k)
 {
     char final[RS_NAME_LEN + 32], tmp[512];
     folded_file_name(final, sizeof final, events[k], k == 0);
-    int fd = output_file_create(dirfd, final, tmp, sizeof tmp);
+    struct item **all = sorted(&stacks);
+    int fd = all ? output_file_create(dirfd, final, tmp, sizeof tmp) : -1;
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         if (fd >= 0)
             close(fd), output_file_discard(dirfd, tmp);
+        free(all);
         return -1;
     }
-    for (size_t b = 0; b < stacks.nb; b++)
-        for (struct item *it = stacks.b[b]; it; it = it->next)
-            if (it->w[k])
-                folded_line(f, (const char *const *)&it->key, 1, &it->w[k], 1);
+    for (size_t i = 0; i < stacks.n; i++)
+        if (all[i]->w[k])
+            folded_line(f, (const char *const *)&all[i]->key, 1, &all[i]->w[k], 1);
+    free(all);
     if (fclose(f) != 0 || output_file_publish(dirfd, tmp, final) != 0) {
         output_file_discard(dirfd, tmp);
         return -1;

@@ -2,8 +2,9 @@
  * into the program. Every thread (the main thread from the constructor, the others from
  * pthread_create, the main thread of a forked child from the fork handler) counts
  * PAPI_RUN_EVENTS with an event set of its own; at its end (thread exit, process exit)
- * it appends "tid real_ns value..." to PAPI_RUN_THREADS_FILE with one O_APPEND write
- * (format: run_threads.h). Threads still running at exit are read by the exiting one. */
+ * it appends its block to the hand-over file PAPI_RUN_THREADS_FILE names, with one
+ * O_APPEND write (form: run_threads_block.h). Threads still running at exit are read by
+ * the exiting one. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -21,6 +22,7 @@
 #include "mono_clock.h"
 #include "papi.h"
 #include "run_thread_hook.h"
+#include "run_threads_block.h"
 
 #define MAX_EVENTS 32
 #define MAX_LIVE   1024
@@ -33,6 +35,7 @@ struct counted {
 };
 
 static char events[MAX_EVENTS][PAPI_2MAX_STR_LEN];
+static const char *event_names[MAX_EVENTS]; /* events[k], for the blocks' name lines */
 static int nevents, ready;
 static const char *out_path;
 static pthread_key_t key;
@@ -55,25 +58,20 @@ static void remember(struct counted *c, int add)
     pthread_mutex_unlock(&live_lock);
 }
 
-/* One line for thread c, its counts read (and the set stopped when it is the caller's). */
+/* Thread c's block (run_threads_block.h), its counts read (and the set stopped when it is
+ * the caller's). */
 static void report(struct counted *c, int own)
 {
     long long v[MAX_EVENTS] = {0};
-    char line[MAX_EVENTS * 24 + 64];
     int ret = own ? PAPI_stop(c->eventset, v) : PAPI_read(c->eventset, v);
     if (ret != PAPI_OK)
         return;
-    int n = snprintf(line, sizeof line, "%ld %lld", (long)c->tid, now_ns() - c->start_ns);
-    for (int i = 0; i < nevents && n < (int)sizeof line; i++)
-        n += snprintf(line + n, sizeof line - (size_t)n, " %lld", v[i]);
-    if (n < (int)sizeof line - 1) {
-        line[n++] = '\n';
-        int fd = handover_open(AT_FDCWD, out_path, O_WRONLY | O_APPEND | O_CREAT, 0600);
-        if (fd >= 0) {
-            ssize_t w = write(fd, line, (size_t)n);
-            (void)w;
-            close(fd);
-        }
+    long long real_ns = now_ns() - c->start_ns;
+    int fd = handover_open(AT_FDCWD, out_path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+    if (fd >= 0) {
+        (void)run_threads_block_save(fd, (long)getpid(), (long)c->tid, real_ns, v, nevents,
+                                     event_names);
+        close(fd);
     }
 }
 
@@ -154,8 +152,11 @@ static void parse_events(const char *list)
 {
     char *copy = strdup(list), *save = NULL;
     for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && nevents < MAX_EVENTS;
-         t = strtok_r(NULL, ",", &save))
-        snprintf(events[nevents++], sizeof events[0], "%s", t);
+         t = strtok_r(NULL, ",", &save)) {
+        snprintf(events[nevents], sizeof events[0], "%s", t);
+        event_names[nevents] = events[nevents];
+        nevents++;
+    }
     free(copy);
 }
 
