@@ -1,6 +1,7 @@
 /* coll_groups.c: a communicator's group key and this rank's collectives on that group
  * (coll_groups.h), for the event log's collective records. */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "coll_groups.h"
