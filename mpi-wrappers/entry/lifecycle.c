@@ -258,16 +258,19 @@ int pmpi_before_finalize(void)
     const struct pmpi_events *ev = pmpi_ev();
     pmpi_socket_attribute(row.metric, row.metric_ok, ev->metric_socket, ev->nmetrics);
     pmpi_device_layout(row.counters_read); /* a node's GPU enters the job's totals once */
-    pmpi_own_comm_open();        /* local now: MPI_COMM_WORLD's error handler onto the steps' */
-    pmpi_report_files_prepare(); /* its settings travel with the wait states' agreement */
-    pmpi_region_summary_prepare(&row); /* and whether any rank has a region */
-    pmpi_trace_prepare();              /* and whether rank 0 asks for a trace */
+    pmpi_own_comm_open(); /* local now: MPI_COMM_WORLD's error handler onto the steps' */
+    /* What rides in the wait states' agreement round, registered in this order on every
+     * rank; each handle goes to the step that reads its agreed value. */
+    struct pmpi_pull_agreed files_agreed = pmpi_report_files_prepare(); /* rank 0's pull */
+    int regions_agreed = pmpi_region_summary_prepare(&row); /* whether any rank has a region */
+    int trace_agreed = pmpi_trace_prepare();                /* whether rank 0 asks for a trace */
     struct pmpi_wait_result waits = pmpi_waits_compute(&pmpi_log, row.ns_per_tick);
     pmpi_log.on = 0;
-    int bad = pmpi_aggregate_and_report(&row, &waits); /* the waits' parts in its pull */
+    /* the waits' parts in its pull */
+    int bad = pmpi_aggregate_and_report(&row, &waits, &files_agreed, regions_agreed);
     pmpi_socket_layout_free(); /* the regions' energy used its groups until here */
     /* PAPI_MPI_TRACE: after the report */
-    pmpi_trace_export(&pmpi_log, row.ns_per_tick, bad, &waits);
+    pmpi_trace_export(&pmpi_log, row.ns_per_tick, bad, &waits, trace_agreed);
     if (bad)
         fail_exit_status();
     pmpi_waits_free(&waits);

@@ -563,7 +563,8 @@ static int json_tail(void *arg, void (*put)(void *o, const char *s, size_t n), v
 
 /* Collective: the three files written by rank 0 from every rank's parts (and its wait
  * report part, folded on rank 0), published together. Nonzero: not published. */
-static int write_files(const struct parts *p, struct agg *a, const struct pmpi_row *row)
+static int write_files(const struct parts *p, struct agg *a, const struct pmpi_row *row,
+                       const struct pmpi_pull_agreed *agreed)
 {
     static const char *const names[3] = {"papi_mpi_report.json", "papi_mpi_ranks.csv",
                                          "papi_mpi_summary.csv"};
@@ -579,7 +580,7 @@ static int write_files(const struct parts *p, struct agg *a, const struct pmpi_r
     const struct pmpi_shared_record rec = {pmpi_wait_report_part(row, a->wait_result),
                                            pmpi_wait_report_part_size(),
                                            a->waits ? pmpi_wait_report_take : NULL, a->waits};
-    int bad = pmpi_write_shared(names, files, 3, &rec, &wbytes, tmps);
+    int bad = pmpi_write_shared(names, files, 3, &rec, agreed, &wbytes, tmps);
     settle_waits(a); /* where the pull did not run */
     return pmpi_publish_shared(names, tmps, 3, bad);
 }
@@ -600,7 +601,8 @@ static void say_result(FILE *out, const struct agg *a, int bad, double total)
                 pmpi_id()->outdir, a->seconds * 1e3, a->bytes, total * 1e3);
 }
 
-int pmpi_aggregate_and_report(const struct pmpi_row *row, struct pmpi_wait_result *waits)
+int pmpi_aggregate_and_report(const struct pmpi_row *row, struct pmpi_wait_result *waits,
+                              const struct pmpi_pull_agreed *files_agreed, int regions_agreed)
 {
     static struct agg agg; /* static: no allocation can keep a rank from the reduction */
     struct parts parts;
@@ -620,12 +622,12 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row, struct pmpi_wait_resul
     FILE *out = pmpi_id()->rank == 0 ? pmpi_lines_open(&lines) : stdout;
     if (pmpi_id()->rank == 0)
         banner(out, &agg, sites);
-    pmpi_region_summary(row, out);
+    pmpi_region_summary(row, regions_agreed, out);
     if (pmpi_id()->rank == 0)
         pmpi_lines_write(&lines);
     parts_alloc(&parts);
     parts_format(&parts, &agg, sites, row);
-    int bad = write_files(&parts, &agg, row);
+    int bad = write_files(&parts, &agg, row, files_agreed);
     if (pmpi_id()->rank == 0) {
         out = pmpi_lines_open(&lines);
         pmpi_wait_report_print(out, agg.waits);

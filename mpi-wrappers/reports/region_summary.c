@@ -110,20 +110,17 @@ static void reduce(void *in, void *out, int n, size_t size, MPI_User_function *f
     PMPI_Type_free(&type);
 }
 
-/* The agreement round's handle: the most regions a rank has (-1: not prepared). */
-static int regions_slot = -1;
-
-void pmpi_region_summary_prepare(const struct pmpi_row *row)
+/* The agreement round's value: the most regions a rank has. */
+int pmpi_region_summary_prepare(const struct pmpi_row *row)
 {
-    regions_slot = pmpi_agree_add(PMPI_AGREE_MAX, row->nregions);
+    return pmpi_agree_add(PMPI_AGREE_MAX, row->nregions);
 }
 
-void pmpi_region_summary(const struct pmpi_row *row, FILE *fp)
+void pmpi_region_summary(const struct pmpi_row *row, int agreed, FILE *fp)
 {
     static struct region_sum mine, job; /* static: no allocation can fail */
-    int slot = regions_slot, me = pmpi_id()->rank;
-    regions_slot = -1;
-    if (slot >= 0 && pmpi_agree_value(slot) == 0)
+    int me = pmpi_id()->rank;
+    if (agreed >= 0 && pmpi_agree_value(agreed) == 0)
         return; /* no rank has a region: the same on every rank */
     memset(&mine, 0, sizeof mine);
     for (int i = 0; i < row->nregions; i++) {

@@ -6,7 +6,7 @@
  * array. To a stream (jw_init): two-space indent. To a sink (jw_init_sink): one line
  * (but where jw_break starts one), members apart by ", ", written through the caller's
  * put, a few bytes at a time, nothing held back: the MPI wrapper's fixed
- * buffer (mpi-wrappers/recording/text_buffer.h), which never allocates and, on overflow,
+ * buffer (mpi-wrappers/output/text_buffer.h), which never allocates and, on overflow,
  * stops and marks itself cut (a cut buffer is never written to a file). Through a sink
  * the integer, seconds, boolean, null and string forms use no stdio and no allocation,
  * so a row is formatted the same at MPI_Finalize and in a signal handler; the double

@@ -6,7 +6,7 @@
  * trace_otf2_defs.c). Written here by one process (serial collectives) with the ranks'
  * names merged by text, into a temporary directory renamed into place when whole; the
  * MPI wrapper writes the same archive with every rank writing its own locations
- * (mpi-wrappers/reports/trace_otf2_job.c).
+ * (mpi-wrappers/trace/trace_otf2_job.c).
  *
  * libotf2 is loaded at run time (otf2_lib.c: dlopen of the library cmake found), so
  * libpapi and its users never link it; without its headers at build time

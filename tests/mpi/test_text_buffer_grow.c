@@ -1,5 +1,5 @@
 /* test_text_buffer_grow.c: the growing text buffer of rank 0's report parts
- * (mpi-wrappers/recording/text_buffer.c, tb_init_growing) against the text it was given,
+ * (mpi-wrappers/output/text_buffer.c, tb_init_growing) against the text it was given,
  * from a 16-byte start to 300 KB, through each form (raw, integer, printf, and a JSON
  * string by the one JSON writer's sink, tb_jw); the same text through a 512-byte sink
  * buffer (tb_init_sink: rank 0's report tail), handed on a buffer at a time, a long

@@ -1,5 +1,5 @@
 /* test_text_spool.c: rank 0's wait-report tables kept past a bound in an unnamed file
- * (mpi-wrappers/recording/text_spool.c) come back whole and in order: 20,000 rows of
+ * (mpi-wrappers/output/text_spool.c) come back whole and in order: 20,000 rows of
  * varying length through a spool of 1000 bytes give the same text as a growing buffer,
  * copied into a growing buffer and into a 512-byte sink (rank 0's report tail), with at
  * most the bound and one row held in memory, the directory left empty and the file's

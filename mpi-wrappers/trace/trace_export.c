@@ -716,27 +716,24 @@ void pmpi_trace_checkpoint(void)
     trace_gpu_ops_free(&c.gpu);
 }
 
-/* The agreement round's handle: rank 0's PAPI_MPI_TRACE is set (-1: not prepared). */
-static int asked_slot = -1;
-
-void pmpi_trace_prepare(void)
+/* The agreement round's value: rank 0's PAPI_MPI_TRACE is set. */
+int pmpi_trace_prepare(void)
 {
     const char *v = pmpi_id()->rank == 0 ? env_get("PAPI_MPI_TRACE") : NULL;
-    asked_slot = pmpi_agree_add(PMPI_AGREE_MAX, v && *v);
+    return pmpi_agree_add(PMPI_AGREE_MAX, v && *v);
 }
 
 void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_not_written,
-                       const struct pmpi_wait_result *waits)
+                       const struct pmpi_wait_result *waits, int asked)
 {
     report_failed = report_not_written;
-    int me = pmpi_id()->rank, slot = asked_slot;
-    asked_slot = -1;
+    int me = pmpi_id()->rank;
     if (atomic_load(&ckpt_archive)) { /* the rank finished: its checkpoint archive goes */
         char path[PATH_MAX];
         if (checkpoint_name(path, sizeof path) == 0)
             trace_otf2_discard(path);
     }
-    if (slot >= 0 && pmpi_agree_value(slot) == 0)
+    if (asked >= 0 && pmpi_agree_value(asked) == 0)
         return; /* rank 0 asked for no trace: the same on every rank */
     int f = me == 0 ? trace_format_env(waits->done, log->note) : 0;
     MPI_Request req; /* rank 0 reads its setting: the others wait without a core */

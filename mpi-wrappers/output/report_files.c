@@ -364,19 +364,19 @@ static int send_parts(MPI_Comm comm, int n, const struct pmpi_shared *f,
 
 /* The pull's settings, rank 0's (PAPI_MPI_REPORT_WINDOW, PAPI_MPI_REPORT_PIECE) and
  * whether it has a directory, travel in the wait states' agreement round
- * (finalize_agreement.h): handles, -1 before pmpi_report_files_prepare. */
-static int pull_slot[4] = {-1, -1, -1, -1};
-
-void pmpi_report_files_prepare(void)
+ * (finalize_agreement.h). */
+struct pmpi_pull_agreed pmpi_report_files_prepare(void)
 {
     int rank0 = pmpi_id()->rank == 0;
     int window =
         rank0 ? env_int("PAPI_MPI_REPORT_WINDOW", 1, PMPI_PULL_WINDOW, PMPI_PULL_WINDOW) : 0;
     int piece = rank0 ? env_int("PAPI_MPI_REPORT_PIECE", 32, PMPI_PULL_PIECE, PMPI_PULL_PIECE) : 0;
-    pull_slot[0] = pmpi_agree_add(PMPI_AGREE_MIN, !rank0 || pmpi_outdir_fd() >= 0);
-    pull_slot[1] = pmpi_agree_add(PMPI_AGREE_MAX, window);
-    pull_slot[2] = pmpi_agree_add(PMPI_AGREE_MAX, piece);
-    pull_slot[3] = pmpi_agree_add(PMPI_AGREE_MIN, 1);
+    struct pmpi_pull_agreed agreed;
+    agreed.slot[0] = pmpi_agree_add(PMPI_AGREE_MIN, !rank0 || pmpi_outdir_fd() >= 0);
+    agreed.slot[1] = pmpi_agree_add(PMPI_AGREE_MAX, window);
+    agreed.slot[2] = pmpi_agree_add(PMPI_AGREE_MAX, piece);
+    agreed.slot[3] = pmpi_agree_add(PMPI_AGREE_MIN, 1);
+    return agreed;
 }
 
 /* Rank 0: the temporaries; 0 when one could not be made (said). Then no file gets a
@@ -402,8 +402,8 @@ static int make_temporaries(const char *const *names, struct out *o, int n,
 }
 
 int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,
-                      const struct pmpi_shared_record *rec, long long *bytes,
-                      char (*tmps)[PMPI_TMP_NAME])
+                      const struct pmpi_shared_record *rec, const struct pmpi_pull_agreed *agreed,
+                      long long *bytes, char (*tmps)[PMPI_TMP_NAME])
 {
     static char piece[PMPI_PULL_PIECE]; /* rank 0's: static, no allocation can stop it */
     int rank = pmpi_id()->rank, bad = 0;
@@ -413,14 +413,14 @@ int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int
         o[i] = (struct out){.fd = -1};
     }
     MPI_Comm comm = pmpi_own_comm(); /* TAG_TOKEN, TAG_PIECE */
-    if (pull_slot[0] < 0) {          /* not prepared: a round of its own */
-        pmpi_report_files_prepare();
+    struct pmpi_pull_agreed own;
+    if (!agreed || agreed->slot[0] < 0) { /* not prepared: a round of its own */
+        own = pmpi_report_files_prepare();
         pmpi_agree_run(comm);
+        agreed = &own;
     }
-    for (int i = 0; i < 4; i++) {
-        pull[i] = (int)pmpi_agree_value(pull_slot[i]);
-        pull_slot[i] = -1;
-    }
+    for (int i = 0; i < 4; i++)
+        pull[i] = (int)pmpi_agree_value(agreed->slot[i]);
     /* Rank 0 without a directory still takes every stream (the records come in them);
      * only a failed round (no settings) leaves the pull out. */
     int can_pull = pull[3] && PULL_WINDOW >= 1 && PULL_PIECE >= 32;

@@ -36,19 +36,25 @@ struct pmpi_shared_record {
     void *arg;
 };
 
+/* The handles of the pull's settings in an agreement round (finalize_agreement.h):
+ * rank 0's directory, window and piece, and that the round ran. */
+struct pmpi_pull_agreed {
+    int slot[4];
+};
 /* On every rank before the wait states' agreement round (pmpi_waits_compute): rank 0's
- * pull settings and whether it has a directory registered with it, so that
- * pmpi_write_shared needs no broadcast (without it, it makes a round of its own). */
-void pmpi_report_files_prepare(void);
+ * pull settings and whether it has a directory registered with it; the handles returned
+ * go to pmpi_write_shared, which then needs no broadcast. */
+struct pmpi_pull_agreed pmpi_report_files_prepare(void);
 /* Collective: the n (at most PMPI_MAX_SHARED) files written by rank 0 under temporary
  * names (tmps, PMPI_TMP_NAME bytes each; "" when none was made), every rank's parts in
  * rank order, and every rank's record (rec, NULL: none) handed to rank 0's take, even
  * when rank 0 has no directory. Returns nonzero (on rank 0 for every failure, on another
  * rank for its own) when some part was not written whole: pmpi_publish_shared tells
- * every rank. bytes: what this rank handed over, added. */
+ * every rank. agreed: pmpi_report_files_prepare's handles, their round run (NULL: a
+ * round of its own). bytes: what this rank handed over, added. */
 int pmpi_write_shared(const char *const *names, const struct pmpi_shared *f, int n,
-                      const struct pmpi_shared_record *rec, long long *bytes,
-                      char (*tmps)[PMPI_TMP_NAME]);
+                      const struct pmpi_shared_record *rec, const struct pmpi_pull_agreed *agreed,
+                      long long *bytes, char (*tmps)[PMPI_TMP_NAME]);
 /* Collective: the n temporaries published under their names by rank 0, all or (bad on
  * some rank, or one rename failed) none. Returns nonzero on every rank when nothing was
  * published. */

@@ -19,10 +19,11 @@ struct pmpi_wait_result;
 struct pmpi_event_log;
 /* At MPI_Finalize, before the finalize agreement round (finalize_agreement.h): whether
  * rank 0's PAPI_MPI_TRACE asks for a trace at all travels in it, so that a job without
- * one (the default) spends no broadcast on its format. */
-void pmpi_trace_prepare(void);
+ * one (the default) spends no broadcast on its format. Returns its handle, for
+ * pmpi_trace_export (asked: -1, unprepared, is a broadcast always). */
+int pmpi_trace_prepare(void);
 void pmpi_trace_export(const struct pmpi_event_log *log, double ns_per_tick, int report_failed,
-                       const struct pmpi_wait_result *waits);
+                       const struct pmpi_wait_result *waits, int asked);
 /* The checkpoint thread, after the event log's append (PAPI_MPI_CHECKPOINT): with
  * PAPI_MPI_TRACE=otf2, this rank's records up to that append (those the log's file has)
  * as a serial OTF2 archive of its own, PAPI_MPI_OUTPUT_DIR/papi_mpi_trace.rank<N>.checkpoint/
