@@ -84,12 +84,16 @@ int main(void)
     calls = 0;
     CHECK_RET(PAPI_start(es), PAPI_OK);
     touch_pages(500);
-    /* A CPU-time timer ticks while the thread runs. */
+    /* ITIMER_VIRTUAL ticks on user-mode CPU time only: spin in user code (reading the
+     * thread's CPU clock, a system call, only now and then) for 5 intervals of it. */
     struct timespec t0, t;
+    volatile unsigned long spin = 0;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-    do
+    do {
+        for (int i = 0; i < 200000; i++)
+            spin += (unsigned long)i;
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    while ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) < 5LL * interval);
+    } while ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) < 5LL * interval);
     CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
     printf("ITIMER_VIRTUAL/SIGVTALRM: %lld faults, %d overflow calls\n", v, calls);
     CHECK_EQ_LL(v, 500);
