@@ -64,6 +64,21 @@ OMP_KINDS = {"parallel region": ("openmp.parallel", "PARALLEL"),
              "explicit task": ("openmp.task", "TASK")}
 
 
+def region_type(name):
+    """(JSON category, OTF2 role, OTF2 paradigm, source file, begin line) the writer gives
+    a region named name (src-c/common/trace_region_type.c): an MPI call's, an OpenMP
+    kind's, a parallel region's "function (file:line)" (the file from the first " ("),
+    or the user's."""
+    if name.startswith("MPI_"):
+        return ("mpi", "FUNCTION", "MPI", "", 0)
+    if name in OMP_KINDS:
+        return OMP_KINDS[name] + ("OPENMP", "", 0)
+    m = re.match(r"^(.+?) \((.+):(\d{1,9})\)$", name)
+    if m:
+        return ("openmp.parallel", "PARALLEL", "OPENMP", m.group(2), int(m.group(3)))
+    return ("region", "CODE", "USER", "", 0)
+
+
 def categories_json(path):
     """{region name: {"cat" of its B and E events}} of a JSON trace."""
     out = collections.defaultdict(set)
