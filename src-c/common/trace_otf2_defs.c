@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_openmp.h"      /* TRACE_OMP_NAME_LEN */
 #include "trace_otf2_events.h" /* otf2_location */
 #include "trace_region_type.h"
 
@@ -171,10 +170,12 @@ static void def_region(struct strings *s, OTF2_RegionRef ref, const char *name,
     } else if (t.paradigm == TRACE_REGION_OPENMP) {
         role = omp_roles[t.role];
         paradigm = OTF2_PARADIGM_OPENMP;
-        if (t.file_len > 0) {
-            char path[TRACE_OMP_NAME_LEN];
-            snprintf(path, sizeof path, "%.*s", (int)t.file_len, t.file);
+        char *path = t.file_len > 0 ? malloc(t.file_len + 1) : NULL;
+        if (path) { /* no memory: no file said */
+            memcpy(path, t.file, t.file_len);
+            path[t.file_len] = '\0';
             file = str(s, path);
+            free(path);
         }
     }
     s->L->OTF2_GlobalDefWriter_WriteRegion(s->g, ref, nm, nm, empty, role, paradigm,

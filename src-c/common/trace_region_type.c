@@ -1,19 +1,13 @@
 /* trace_region_type.c: a region's type from its name (trace_region_type.h). */
 #include <string.h>
 
-#include "trace_openmp.h" /* the OpenMP slices' kinds and their names */
 #include "trace_region_type.h"
 
-/* Each slice kind's role (trace_openmp.h's enum trace_omp_kind). */
-static const enum trace_omp_role kind_role[TRACE_OMP_KINDS] = {
-    [TRACE_OMP_PARALLEL] = TRACE_OMP_ROLE_PARALLEL,
-    [TRACE_OMP_IMPLICIT] = TRACE_OMP_ROLE_IMPLICIT_TASK,
-    [TRACE_OMP_BARRIER] = TRACE_OMP_ROLE_BARRIER,
-    [TRACE_OMP_JOIN] = TRACE_OMP_ROLE_IMPLICIT_BARRIER,
-    [TRACE_OMP_TASKWAIT] = TRACE_OMP_ROLE_TASKWAIT,
-    [TRACE_OMP_TASKGROUP] = TRACE_OMP_ROLE_TASKGROUP,
-    [TRACE_OMP_EXPLICIT] = TRACE_OMP_ROLE_TASK,
-};
+/* The regions' names of the roles: what the slices of each kind are called in a trace
+ * (trace_omp_kind_name gives them; a parallel region's own name is its site's). */
+static const char *const role_regions[TRACE_OMP_ROLES] = {
+    "parallel region", "implicit task", "barrier",      "join",
+    "taskwait",        "taskgroup",     "explicit task"};
 
 static const char *const role_names[TRACE_OMP_ROLES] = {
     "parallel", "implicit_task", "barrier", "implicit_barrier", "taskwait", "taskgroup", "task"};
@@ -22,6 +16,11 @@ static const char *const role_names[TRACE_OMP_ROLES] = {
 static const char *const role_cats[TRACE_OMP_ROLES] = {
     "openmp.parallel", "openmp.implicit_task", "openmp.barrier", "openmp.implicit_barrier",
     "openmp.taskwait", "openmp.taskgroup",     "openmp.task"};
+
+const char *trace_region_omp_name(enum trace_omp_role role)
+{
+    return (unsigned)role < TRACE_OMP_ROLES ? role_regions[role] : "OpenMP";
+}
 
 const char *trace_region_role_name(enum trace_omp_role role)
 {
@@ -63,10 +62,10 @@ struct trace_region_type trace_region_type_of(const char *name)
         t.paradigm = TRACE_REGION_MPI;
         return t;
     }
-    for (int k = 0; k < TRACE_OMP_KINDS; k++)
-        if (strcmp(name, trace_omp_kind_name(k)) == 0) {
+    for (int k = 0; k < TRACE_OMP_ROLES; k++)
+        if (strcmp(name, role_regions[k]) == 0) {
             t.paradigm = TRACE_REGION_OPENMP;
-            t.role = kind_role[k];
+            t.role = (enum trace_omp_role)k;
             return t;
         }
     if (parallel_site(name, &t))

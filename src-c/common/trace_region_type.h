@@ -2,9 +2,11 @@
  * back ends (trace_json.c's "cat", trace_otf2_defs.c's paradigm, role and source) ask
  * (trace_region_type.c). Regions travel as names only (the builder, the MPI wrapper's
  * tables and its job-wide merge of names), so the type is the name's: an MPI call is
- * named "MPI_..."; an OpenMP slice is named as its kind ("implicit task", "join", ...:
- * trace_omp_kind_name) or, a named parallel region, "function (file:line)" as the OMPT
- * tool names it; every other region is the user's. Not installed. */
+ * named "MPI_..."; an OpenMP slice is named as its role's region
+ * (trace_region_omp_name: "implicit task", "join", ...; trace_openmp.c names its kinds
+ * so) or, a named parallel region, "function (file:line)" as the OMPT tool names it;
+ * every other region is the user's. A leaf of the trace writer (it includes no other
+ * part of it). Not installed. */
 #ifndef TRACE_REGION_TYPE_H
 #define TRACE_REGION_TYPE_H
 
@@ -39,6 +41,10 @@ struct trace_region_type {
 
 /* The type of the region named name (NULL: a user's). */
 TW_HIDDEN struct trace_region_type trace_region_type_of(const char *name);
+/* The name of a role's regions: "parallel region" (one without a name of its own),
+ * "implicit task", "barrier", "join", "taskwait", "taskgroup", "explicit task" ("OpenMP"
+ * outside the enum). */
+TW_HIDDEN const char *trace_region_omp_name(enum trace_omp_role role);
 /* A role's name: "parallel", "implicit_task", "barrier", "implicit_barrier", "taskwait",
  * "taskgroup", "task" ("unknown" outside the enum). */
 TW_HIDDEN const char *trace_region_role_name(enum trace_omp_role role);
