@@ -19,6 +19,7 @@
 #include "json_writer.h"
 #include "output_file.h"
 #include "trace_json.h"
+#include "trace_region_type.h"
 
 /* ---- flow ids ---- */
 
@@ -162,7 +163,7 @@ static void write_region(struct out *o, struct rank_walk *w, const struct trace_
         return;
     w->depth[ti] += e->kind == TR_ENTER ? 1 : -1;
     ev_open(o, e->kind == TR_ENTER ? "B" : "E", w->r->rank, e->thread);
-    put_name(o, name, strncmp(name, "MPI_", 4) == 0 ? "mpi" : "region");
+    put_name(o, name, trace_region_category(name));
     put_ts(o, "ts", e->ts);
     if (e->kind == TR_ENTER && e->value > 0) /* a slice of folded polls */
         fprintf(o->f, ",\"args\":{\"calls\":%" PRId64 "}", e->value);

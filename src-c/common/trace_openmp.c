@@ -8,14 +8,22 @@
 
 #include "handover_file.h"
 #include "trace_openmp.h"
+#include "trace_region_type.h"
 
-static const char *const kind_names[TRACE_OMP_KINDS] = {
-    "parallel region", "implicit task", "barrier",      "join",
-    "taskwait",        "taskgroup",     "explicit task"};
+/* Each kind's role: its region's name and type in the trace (trace_region_type.h). */
+static const enum trace_omp_role kind_role[TRACE_OMP_KINDS] = {
+    [TRACE_OMP_PARALLEL] = TRACE_OMP_ROLE_PARALLEL,
+    [TRACE_OMP_IMPLICIT] = TRACE_OMP_ROLE_IMPLICIT_TASK,
+    [TRACE_OMP_BARRIER] = TRACE_OMP_ROLE_BARRIER,
+    [TRACE_OMP_JOIN] = TRACE_OMP_ROLE_IMPLICIT_BARRIER,
+    [TRACE_OMP_TASKWAIT] = TRACE_OMP_ROLE_TASKWAIT,
+    [TRACE_OMP_TASKGROUP] = TRACE_OMP_ROLE_TASKGROUP,
+    [TRACE_OMP_EXPLICIT] = TRACE_OMP_ROLE_TASK,
+};
 
 const char *trace_omp_kind_name(int kind)
 {
-    return kind >= 0 && kind < TRACE_OMP_KINDS ? kind_names[kind] : "OpenMP";
+    return kind >= 0 && kind < TRACE_OMP_KINDS ? trace_region_omp_name(kind_role[kind]) : "OpenMP";
 }
 
 int trace_omp_spans_name(struct trace_omp_spans *s, const char *name)

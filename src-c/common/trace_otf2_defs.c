@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace_otf2_events.h" /* otf2_location */
+#include "trace_region_type.h"
 
 struct strings {
     const struct otf2_lib *L;
@@ -142,6 +143,46 @@ static void def_metrics(struct strings *s, const struct otf2_defs *d, OTF2_Strin
     }
 }
 
+/* OTF2's role of each OpenMP role (trace_region_type.h). */
+static const OTF2_RegionRole omp_roles[TRACE_OMP_ROLES] = {
+    [TRACE_OMP_ROLE_PARALLEL] = OTF2_REGION_ROLE_PARALLEL,
+    [TRACE_OMP_ROLE_IMPLICIT_TASK] = OTF2_REGION_ROLE_TASK,
+    [TRACE_OMP_ROLE_BARRIER] = OTF2_REGION_ROLE_BARRIER,
+    [TRACE_OMP_ROLE_IMPLICIT_BARRIER] = OTF2_REGION_ROLE_IMPLICIT_BARRIER,
+    [TRACE_OMP_ROLE_TASKWAIT] = OTF2_REGION_ROLE_TASK_WAIT,
+    [TRACE_OMP_ROLE_TASKGROUP] = OTF2_REGION_ROLE_TASK_WAIT,
+    [TRACE_OMP_ROLE_TASK] = OTF2_REGION_ROLE_TASK,
+};
+
+/* A region by its type: an MPI call a function of MPI, an OpenMP slice its role of
+ * OpenMP with its parallel region's source file and first line where the name says them (so
+ * Vampir filters and colours them), any other the user's code. */
+static void def_region(struct strings *s, OTF2_RegionRef ref, const char *name,
+                       OTF2_StringRef empty)
+{
+    struct trace_region_type t = trace_region_type_of(name);
+    OTF2_StringRef nm = str(s, name), file = empty;
+    OTF2_RegionRole role = OTF2_REGION_ROLE_CODE;
+    OTF2_Paradigm paradigm = OTF2_PARADIGM_USER;
+    if (t.paradigm == TRACE_REGION_MPI) {
+        role = OTF2_REGION_ROLE_FUNCTION;
+        paradigm = OTF2_PARADIGM_MPI;
+    } else if (t.paradigm == TRACE_REGION_OPENMP) {
+        role = omp_roles[t.role];
+        paradigm = OTF2_PARADIGM_OPENMP;
+        char *path = t.file_len > 0 ? malloc(t.file_len + 1) : NULL;
+        if (path) { /* no memory: no file said */
+            memcpy(path, t.file, t.file_len);
+            path[t.file_len] = '\0';
+            file = str(s, path);
+            free(path);
+        }
+    }
+    s->L->OTF2_GlobalDefWriter_WriteRegion(s->g, ref, nm, nm, empty, role, paradigm,
+                                           OTF2_REGION_FLAG_NONE, file, (uint32_t)t.line,
+                                           0 /* the end line: not known */);
+}
+
 int otf2_write_global_defs(const struct otf2_lib *L, OTF2_Archive *a, const struct otf2_defs *d)
 {
     OTF2_GlobalDefWriter *g = L->OTF2_Archive_GetGlobalDefWriter(a);
@@ -153,14 +194,8 @@ int otf2_write_global_defs(const struct otf2_lib *L, OTF2_Archive *a, const stru
     OTF2_StringRef empty = str(&s, "");
     if (def_locations(&s, d) != 0)
         return -1;
-    for (int i = 0; i < d->nregions; i++) {
-        int mpi = strncmp(d->region[i], "MPI_", 4) == 0;
-        OTF2_StringRef nm = str(&s, d->region[i]);
-        L->OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)i, nm, nm, empty,
-                                            mpi ? OTF2_REGION_ROLE_FUNCTION : OTF2_REGION_ROLE_CODE,
-                                            mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
-                                            OTF2_REGION_FLAG_NONE, empty, 0, 0);
-    }
+    for (int i = 0; i < d->nregions; i++)
+        def_region(&s, (OTF2_RegionRef)i, d->region[i], empty);
     if (d->ncomms > 0 && def_comms(&s, d) < 0)
         return -1;
     def_metrics(&s, d, empty);

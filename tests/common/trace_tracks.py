@@ -51,3 +51,47 @@ def from_otf2(anchor, otf2_print="otf2-print"):
         rank, track = loc[l]
         out[rank][track] = slices(evs)
     return out
+
+
+#: Each OpenMP slice's JSON category and OTF2 role by its kind's name (issue 73 item 3;
+#: a named parallel region is "function (file:line)": openmp.parallel, PARALLEL).
+OMP_KINDS = {"parallel region": ("openmp.parallel", "PARALLEL"),
+             "implicit task": ("openmp.implicit_task", "TASK"),
+             "barrier": ("openmp.barrier", "BARRIER"),
+             "join": ("openmp.implicit_barrier", "IMPLICIT_BARRIER"),
+             "taskwait": ("openmp.taskwait", "TASK_WAIT"),
+             "taskgroup": ("openmp.taskgroup", "TASK_WAIT"),
+             "explicit task": ("openmp.task", "TASK")}
+
+
+def region_type(name):
+    """(JSON category, OTF2 role, OTF2 paradigm, source file, begin line) the writer gives
+    a region named name (src-c/common/trace_region_type.c): an MPI call's, an OpenMP
+    kind's, a parallel region's "function (file:line)" (the file from the first " ("),
+    or the user's."""
+    if name.startswith("MPI_"):
+        return ("mpi", "FUNCTION", "MPI", "", 0)
+    if name in OMP_KINDS:
+        return OMP_KINDS[name] + ("OPENMP", "", 0)
+    m = re.match(r"^(.+?) \((.+):(\d{1,9})\)$", name)
+    if m:
+        return ("openmp.parallel", "PARALLEL", "OPENMP", m.group(2), int(m.group(3)))
+    return ("region", "CODE", "USER", "", 0)
+
+
+def categories_json(path):
+    """{region name: {"cat" of its B and E events}} of a JSON trace."""
+    out = collections.defaultdict(set)
+    for e in json.load(open(path))["traceEvents"]:
+        if e.get("ph") in ("B", "E"):
+            out[e["name"]].add(e.get("cat"))
+    return out
+
+
+def regions_otf2(anchor, otf2_print="otf2-print"):
+    """{region name: (role, paradigm, source file, begin line)} of otf2-print -G's REGION
+    lines."""
+    defs = subprocess.run([otf2_print, "-G", anchor], capture_output=True, text=True).stdout
+    return {m.group(1): (m.group(2), m.group(3), m.group(4), int(m.group(5))) for m in re.finditer(
+        r'^REGION\s+\d+\s+Name: "((?:[^"\\]|\\.)*)" <\d+>.*?, Role: (\w+), Paradigm: (\w+), '
+        r'Flags: \w+, File: "((?:[^"\\]|\\.)*)" <\d+>, Begin: (\d+)', defs, re.M)}

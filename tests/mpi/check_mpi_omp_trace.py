@@ -8,7 +8,10 @@ the OMPT tool. Per rank and format: 6 "implicit task" and 6 "join" slices on 2 t
 tracks, every track's slices nested; each of the 3 MPI_Allreduce slices, and the 3
 MPI_Barrier slices made inside a region, inside an implicit task on the same track (the
 OpenMP times on the calls' clock: the same conversion to rank 0's); the barrier made
-before OpenMP inside none. The JSON trace follows its schema."""
+before OpenMP inside none. The JSON trace follows its schema. Every region typed by its
+name (issue 73 item 3; trace_tracks.region_type): the OpenMP slices' JSON "cat"
+openmp.ROLE and OTF2 paradigm OPENMP with their kind's role, the MPI calls' mpi and
+MPI/FUNCTION."""
 import json
 import os
 import subprocess
@@ -69,6 +72,10 @@ def main():
             check(not errs, "the JSON trace follows its schema (%s)" % (errs[0].message[:200] if errs else "ok"))
         except ImportError:
             print("schema: not checked: no python3-jsonschema")
+        cats = trace_tracks.categories_json(path)
+        bad = {n: sorted(c) for n, c in cats.items() if c != {trace_tracks.region_type(n)[0]}}
+        check(not bad and "implicit task" in cats and "MPI_Allreduce" in cats,
+              "json: every region's category by its name (%s)" % (bad or sorted(cats)))
         tr = trace_tracks.from_json(path)
         check(sorted(tr) == [0, 1], "json: both ranks (%s)" % sorted(tr))
         for r in sorted(tr):
@@ -80,6 +87,11 @@ def main():
             info = subprocess.run([args.otf2_print, "-I", anchor], capture_output=True, text=True).stdout
             check("PAPI_COMPAT::DROPPED_RECORDS" in info,
                   "otf2: the archive says its dropped records (a property)")
+            regs = trace_tracks.regions_otf2(anchor, args.otf2_print)
+            bad = {n: t for n, t in regs.items() if t != trace_tracks.region_type(n)[1:]}
+            check(not bad and regs.get("implicit task", ("",))[0] == "TASK" and
+                  regs.get("join", ("",))[0] == "IMPLICIT_BARRIER",
+                  "otf2: every region's role and paradigm by its name (%s)" % (bad or sorted(regs.items())))
             tr = trace_tracks.from_otf2(anchor, args.otf2_print)
             check(sorted(tr) == [0, 1], "otf2: both ranks (%s)" % sorted(tr))
             for r in sorted(tr):

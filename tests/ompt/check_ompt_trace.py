@@ -33,6 +33,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -117,6 +118,47 @@ def check_team(tracks, facts, what):
     check(not loose, "%s: every join inside an implicit task of its track (%s)" % (what, loose[:2] or "all"))
 
 
+def omp_site(name, facts):
+    """A parallel region's "function (file:line)" in the program's file: (file, line), or
+    None (the file from the first " (", as trace_region_type.c reads it)."""
+    m = re.match(r".+? \((.+):(\d+)\)$", name)
+    if not m or os.path.basename(m.group(1)) != os.path.basename(facts.get("file", "?")):
+        return None
+    return m.group(1), int(m.group(2))
+
+
+def typed_json(path, facts, what):
+    """Each OpenMP slice's "cat" says openmp and its role (issue 73 item 3), a named
+    parallel region's openmp.parallel, every other region's (the program's, a named
+    region of the region API) region."""
+    cats = trace_tracks.categories_json(path)
+    want = {n: {trace_tracks.OMP_KINDS[n][0] if n in trace_tracks.OMP_KINDS else
+                "openmp.parallel" if omp_site(n, facts) else "region"} for n in cats}
+    bad = {n: sorted(c) for n, c in cats.items() if c != want[n]}
+    check(not bad and any(n in trace_tracks.OMP_KINDS for n in cats),
+          "%s: each slice's category by its kind (%s)" % (what, bad or sorted(
+              (n, sorted(c)) for n, c in cats.items())))
+
+
+def typed_otf2(anchor, facts, otf2_print, what):
+    """otf2-print -G: each OpenMP slice's region of paradigm OPENMP in its kind's role, a
+    named parallel region PARALLEL with its source file and line; the program's regions
+    the user's code."""
+    regs = trace_tracks.regions_otf2(anchor, otf2_print)
+    bad = []
+    for n, (role, paradigm, path, line) in regs.items():
+        if n in trace_tracks.OMP_KINDS:
+            ok = (role, paradigm, path, line) == (trace_tracks.OMP_KINDS[n][1], "OPENMP", "", 0)
+        elif omp_site(n, facts):
+            ok = (role, paradigm, path, line) == ("PARALLEL", "OPENMP") + omp_site(n, facts)
+        else:
+            ok = (role, paradigm, path, line) == ("CODE", "USER", "", 0)
+        if not ok:
+            bad.append((n, role, paradigm, path, line))
+    check(not bad and any(n in trace_tracks.OMP_KINDS for n in regs),
+          "%s: otf2-print -G's regions typed (%s)" % (what, bad or sorted(regs.items())))
+
+
 def run(cmd, env, what, preexec_fn=None):
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=150, preexec_fn=preexec_fn)
     print("$ " + " ".join(cmd))
@@ -161,6 +203,7 @@ def case_papi_run(args, tmp):
     if path:
         schema_ok(path)
         check_team(one_rank(trace_tracks.from_json(path)), facts, "json")
+        typed_json(path, facts, "json")
     if not args.otf2_print or args.otf2_print == "none":
         print("otf2: not checked: no otf2-print (Debian: apt-get install otf2-tools)")
         return
@@ -168,6 +211,7 @@ def case_papi_run(args, tmp):
     if path:
         check_team(one_rank(trace_tracks.from_otf2(os.path.join(path, "traces.otf2"), args.otf2_print)),
                    facts, "otf2")
+        typed_otf2(os.path.join(path, "traces.otf2"), facts, args.otf2_print, "otf2")
 
 
 def case_region_api(args, tmp):
@@ -183,6 +227,7 @@ def case_region_api(args, tmp):
     schema_ok(files[0])
     tracks = one_rank(trace_tracks.from_json(files[0]))
     check_team(tracks, facts, "PAPI_TRACE")
+    typed_json(files[0], facts, "PAPI_TRACE")
     named = [(t, s) for t, sl in tracks.items() for s in sl if s[0] == "iterations"]
     regions = [(t, s) for t, sl in tracks.items() for s in sl if parallel_name(s[0], facts)]
     check(len(named) == 1 and all(t == named[0][0] and inside(s, named[0][1]) for t, s in regions),
@@ -254,6 +299,7 @@ def program_tracks(args, tmp, mode):
     if not path:
         return None
     schema_ok(path)
+    typed_json(path, facts, "json")
     tracks = one_rank(trace_tracks.from_json(path))
     nested_ok(tracks)
     return facts, tracks
@@ -300,6 +346,10 @@ def case_tasks(args, tmp):
         check(not loose, "every %s inside an implicit task of its track (%s)" % (k, loose[:2] or "all"))
     waits = of["taskwait"] + of["taskgroup"]
     check(len({t for t, _ in waits}) == 1, "the taskwait and taskgroup on the single thread's track")
+    if args.otf2_print and args.otf2_print != "none":
+        _, facts, path = papi_run_trace(args, tmp, "otf2", base_env(args), ["tasks"])
+        if path:
+            typed_otf2(os.path.join(path, "traces.otf2"), facts, args.otf2_print, "otf2 tasks")
 
 
 def main():

@@ -11,6 +11,8 @@ json FILE... : each file parses and follows the schema (--schema); with --merge 
   (or --counters-min N) C events.
 otf2 ANCHOR : otf2-print (--otf2-print) reads every record; the same counts from its
   lines (ENTER/LEAVE, MPI_SEND/MPI_RECV, MPI_COLLECTIVE_END, METRIC), --locations N.
+Both: every region typed by its name (trace_tracks.region_type: a B/E's "cat"; otf2-print
+  -G's role, paradigm, source file and line).
 Prints the figures it found; exit 0 when all hold, 1 otherwise, 77 when a tool is
 missing."""
 import argparse
@@ -18,7 +20,11 @@ import collections
 import json
 import re
 import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import trace_tracks  # noqa: E402
 
 
 def skip(why):
@@ -67,6 +73,9 @@ def check_json(args):
         ph = e["ph"]
         if ph != "M":
             tracks.add(key)
+        if ph in ("B", "E") and e.get("cat") != trace_tracks.region_type(e["name"])[0]:
+            problems.append("%s %s: cat %s, expected %s" % (ph, e["name"], e.get("cat"),
+                                                            trace_tracks.region_type(e["name"])[0]))
         if ph == "B":
             stacks[key].append(e["name"])
             found["enter"] += 1
@@ -151,6 +160,12 @@ def check_otf2(args):
         problems.append("collective begins %d != ends %d" % (kinds["MPI_COLLECTIVE_BEGIN"], kinds["MPI_COLLECTIVE_END"]))
     found.update(enter=kinds["ENTER"], messages=kinds["MPI_SEND"], collectives=kinds["MPI_COLLECTIVE_END"],
                  counters=kinds["METRIC"], locations=len(locs))
+    regs = trace_tracks.regions_otf2(args.files[0], args.otf2_print)
+    for name, got in sorted(regs.items()):
+        if got != trace_tracks.region_type(name)[1:]:
+            problems.append("region %s: %s, expected %s" % (name, got, trace_tracks.region_type(name)[1:]))
+    if len(regs) < len(found["by_region"]):
+        problems.append("otf2-print -G: %d regions read, %d entered" % (len(regs), len(found["by_region"])))
     problems += counts_ok(args, found)
     print("otf2: %d locations, records %s, regions %s" % (len(locs), dict(kinds), dict(found["by_region"])))
     return problems

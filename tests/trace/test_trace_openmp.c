@@ -5,7 +5,9 @@
  * tool's two clock pairs; added to a builder as enter/leave pairs with its bound and the
  * logs' drops counted (two a slice, never an enter without its leave); the file form of
  * two processes read back whole (names renumbered, instances kept apart per process);
- * a missing file, a cut block and bad lines each said with the file and the line.
+ * a missing file, a cut block and bad lines each said with the file and the line;
+ * each slice's region typed by its name (trace_region_type.c: OpenMP's role and JSON
+ * category, a named parallel region's file and line, MPI and user regions apart).
  * Usage: test_trace_openmp DIR. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 
 #include "test_check.h"
 #include "trace_openmp.h"
+#include "trace_region_type.h"
 
 static void push(struct trace_omp_spans *s, uint32_t thread, int kind, int name, uint64_t start,
                  uint64_t end, uint64_t instance)
@@ -171,6 +174,50 @@ static void bad_file(const char *dir, const char *text, int want_rc, const char 
     trace_omp_spans_free(&s);
 }
 
+/* A name's category, and for an OpenMP one its role, file and line. */
+static void typed(const char *name, const char *cat, int role, const char *file, int line)
+{
+    struct trace_region_type t = trace_region_type_of(name);
+    int omp = strncmp(cat, "openmp.", 7) == 0;
+    CHECK(strcmp(trace_region_category(name), cat) == 0 &&
+              (!omp || (t.paradigm == TRACE_REGION_OPENMP && (int)t.role == role &&
+                        t.file_len == strlen(file) && strncmp(t.file, file, t.file_len) == 0 &&
+                        t.line == line)) &&
+              (omp || t.file_len == 0),
+          "%s: %s, role %d, file %.*s, line %d", name, trace_region_category(name), (int)t.role,
+          (int)t.file_len, t.file ? t.file : "", t.line);
+}
+
+static void test_types(void)
+{
+    for (int k = 0; k < TRACE_OMP_KINDS; k++) /* every kind's name is OpenMP's */
+        CHECK(strncmp(trace_region_category(trace_omp_kind_name(k)), "openmp.", 7) == 0, "kind %d",
+              k);
+    typed("r (a.c:3)", "openmp.parallel", TRACE_OMP_ROLE_PARALLEL, "a.c", 3);
+    typed("outer (/src/x y (2)/b.f90:120)", "openmp.parallel", TRACE_OMP_ROLE_PARALLEL,
+          "/src/x y (2)/b.f90", 120);
+    typed("parallel region", "openmp.parallel", TRACE_OMP_ROLE_PARALLEL, "", 0);
+    typed("implicit task", "openmp.implicit_task", TRACE_OMP_ROLE_IMPLICIT_TASK, "", 0);
+    typed("barrier", "openmp.barrier", TRACE_OMP_ROLE_BARRIER, "", 0);
+    typed("join", "openmp.implicit_barrier", TRACE_OMP_ROLE_IMPLICIT_BARRIER, "", 0);
+    typed("taskwait", "openmp.taskwait", TRACE_OMP_ROLE_TASKWAIT, "", 0);
+    typed("taskgroup", "openmp.taskgroup", TRACE_OMP_ROLE_TASKGROUP, "", 0);
+    typed("explicit task", "openmp.task", TRACE_OMP_ROLE_TASK, "", 0);
+    typed("MPI_Send", "mpi", 0, "", 0);
+    typed("MPI_x (a.c:3)", "mpi", 0, "", 0);
+    typed("iterations", "region", 0, "", 0);
+    typed("f (a.c:)", "region", 0, "", 0);
+    typed("f (:3)", "region", 0, "", 0);
+    typed("(a.c:3)", "region", 0, "", 0);
+    typed("f(a.c:3)", "region", 0, "", 0);
+    typed("f (a.c:3) ", "region", 0, "", 0);
+    typed("Barrier", "region", 0, "", 0);
+    CHECK(strcmp(trace_region_role_name(TRACE_OMP_ROLE_IMPLICIT_BARRIER), "implicit_barrier") ==
+                  0 &&
+              strcmp(trace_region_role_name(TRACE_OMP_ROLES), "unknown") == 0,
+          "role names");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -181,6 +228,7 @@ int main(int argc, char **argv)
     test_mono();
     test_add();
     test_file(argv[1]);
+    test_types();
     char none[4096], why[256] = "";
     snprintf(none, sizeof none, "%s/none", argv[1]);
     struct trace_omp_spans s = {0};
