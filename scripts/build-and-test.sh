@@ -5,7 +5,7 @@
 #   tsan   a clang ThreadSanitizer build, the tests labelled tsan (threads, regions,
 #          overflow, register/unregister, threads exiting with running sets), and clang's
 #          -Werror build of src-c and mpi-wrappers (what users build);
-#   fuzz   the libFuzzer targets (event names, postfix; the CSV parser runs in ctest
+#   fuzz   the libFuzzer targets (event names, postfix, the hand-over readers; the CSV parser runs in ctest
 #          above), each for PAPI_FUZZ_SECONDS (15 s by default).
 #   flang  the Fortran parts (library, module, examples, Fortran tests) with LLVM flang,
 #          and the gfortran and flang installs in one prefix.
@@ -117,7 +117,7 @@ if lane tsan-build sh -c "CC=clang cmake -S '$top' -B '$top/build-tsan' -DPAPI_W
     ctest --output-on-failure -j2 -L tsan --output-junit $junit
 fi
 if lane fuzz-build sh -c "CC=clang cmake -S '$top' -B '$top/build-fuzz' -DPAPI_WERROR=ON -DPAPI_SANITIZE=ON \
-    -DPAPI_FUZZ=ON $lean && cmake --build '$top/build-fuzz' -j$(nproc) --target fuzz_event_names fuzz_postfix"; then
+    -DPAPI_FUZZ=ON $lean && cmake --build '$top/build-fuzz' -j$(nproc) --target fuzz_event_names fuzz_postfix fuzz_handover"; then
   lane fuzz in_dir "$top/build-fuzz" ctest --output-on-failure -L fuzz -R '_run$' --output-junit $junit
 fi
 # Release (-O3), gcc, -Werror: all a distribution builds (the MPI wrapper for both MPIs,
