@@ -45,3 +45,15 @@ void folded_file_name(char *out, size_t len, const char *event, int first)
               (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z')))
             *c = '_';
 }
+
+uint32_t folded_crc32(uint32_t crc, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= b[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}

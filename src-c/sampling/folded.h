@@ -20,4 +20,10 @@ __attribute__((visibility("hidden"))) char *folded_parse(char *line, uint64_t *w
 __attribute__((visibility("hidden"))) void folded_file_name(char *out, size_t len,
                                                             const char *event, int first);
 
+/* The CRC-32 (IEEE 802.3, as zlib's crc32() and Python's zlib.crc32 compute it) of n bytes
+ * after crc (0 to start): the job file records each folded file's, so papi_report can tell
+ * the file is still its run's. Here, not zlib's: the arm64 sysroot of the PMU lane has no
+ * zlib, and papi_run builds there. */
+__attribute__((visibility("hidden"))) uint32_t folded_crc32(uint32_t crc, const void *p, size_t n);
+
 #endif

@@ -13,7 +13,8 @@ CASE:
            heat map is drawn and its table gives heavy ~100% of its thread and light
            150/210 of the other; report.txt lists the top functions once (one
            header line starting "Top functions"); papi_report's profile.folded and
-           profile.EVENT.folded are papi_run's byte for byte (both sort the stacks).
+           profile.EVENT.folded are papi_run's byte for byte (copied: papi_run's merge is their
+           one writer), and a profile.folded another run changed is not copied, said.
   large    a profile of 10,000 distinct stacks (half the weight in one stack, the rest spread
            thinly): the flame graph keeps the hot box at exactly 50% and merges the thin
            callees into one [other] box of the other 50%; and two synthetic ranks: the
@@ -111,6 +112,24 @@ def case_page(tool, papi_run, prog, out):
         if mine != theirs or not mine:
             fail("%s: papi_run's (%d bytes) and papi_report's (%d bytes) differ: the same "
                  "stacks in the same order expected" % (name, len(mine), len(theirs)))
+    # papi_run's merge is the one writer; papi_report copies a folded file only while it
+    # is still the run's (the job file's size and CRC-32): another run's in its place is
+    # said, with the command that writes it again, and left out.
+    mine = glob.glob(os.path.join(d, "**", "profile.folded"), recursive=True)
+    if mine:
+        with open(mine[0], "a") as f:
+            f.write("main;another_run 1\n")
+        rep2 = os.path.join(out, "rep2")
+        rc, so, err = run([PY, tool, d, "-o", rep2])
+        if rc != 0 or os.path.exists(os.path.join(rep2, "profile.folded")) or \
+                "is no longer run" not in err or "papi_run --merge" not in err or \
+                not os.path.exists(os.path.join(rep2, "profile.perf__PAGE-FAULTS.folded")):
+            fail("a profile.folded not the run's: exit %d, copied %s, said: %s" % (
+                rc, os.path.exists(os.path.join(rep2, "profile.folded")), err.strip()[-300:]))
+        with open(mine[0], "rb") as f:
+            kept = f.read()
+        with open(mine[0], "wb") as f:
+            f.write(kept[:-len("main;another_run 1\n")])
     stacks = folded(d)
     total = sum(stacks.values())
     own = {}

@@ -11,6 +11,7 @@ import sys
 DEPTH = 8
 FANOUT = 50
 PERIOD = 1000000
+EVENT = "perf::TASK-CLOCK"  # the sampled event, profile_stacks.csv's weight column
 
 
 def stack_names(k):
@@ -36,7 +37,7 @@ def job(nstacks, nranks=1):
     total = sum(s["samples"] for s in stacks)
     return {"kind": "profile_job",
             "run": {"id": "big", "command": "prog", "start": "2026-01-01T00:00:00Z", "host": "h"},
-            "events": ["perf::TASK-CLOCK"], "metrics": [], "ranks_expected": None,
+            "events": [EVENT], "metrics": [], "ranks_expected": None,
             "partial": False, "samples": total, "lost_records": 0, "dropped_samples": 0,
             "dropped_weight": 0, "stack_cap": 1 << 20, "notes": "",
             "processes": [{"pid": 1000 + r, "rank": r if nranks > 1 else None, "samples": 0,

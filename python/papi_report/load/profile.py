@@ -1,8 +1,9 @@
 """The profiles of papi_run --sample: the job's job_profile_RUNID.json
 (schema/profile_job.schema.json), which papi_run merged once from every process and rank
 of one run: its stacks by names and places and each thread's functions. From it: the
-flame-graph files (profile.folded, weighted by the sampled event; profile.EVENT.folded per
-event read with it; flamegraph.pl's "root;...;leaf count" lines) and a table of the
+flame-graph files papi_run's merge wrote beside it (profile.folded, weighted by the sampled
+event; profile.EVENT.folded per event read with it; flamegraph.pl's "root;...;leaf count"
+lines), copied while they are still the run's (copy_folded), and a table of the
 functions by their self share, with the spread over ranks (min, mean, max and the rank of
 the max) when there are several, and each -m metric of the function's own summed counts
 (profile_metrics: a ratio of sums), with ranks also its spread over the ranks that sampled
@@ -14,6 +15,9 @@ import csv
 import glob
 import os
 import re
+import shutil
+import sys
+import zlib
 
 from . import papi_run_merge, profile_metrics, profile_read, schema_check
 from .check import MalformedInput
@@ -114,7 +118,9 @@ def load(files, run=None):
     docs = [(f, d) for f, d in docs if d["run"]["id"] == run]
     jobs = [d for _, d in docs if d["kind"] == "profile_job"]
     if jobs:
-        return jobs[0]
+        job = jobs[0]
+        job["_path"] = next(f for f, d in docs if d is job)  # its folded files lie beside it
+        return job
     # Output folders of papi_run before it wrote job_profile_RUNID.json (papi-compat 1.0.0
     # as of main 768cc1e and earlier) hold only the processes' files: papi_run --merge
     # writes the job file beside them (None, said once, where it cannot).
@@ -122,26 +128,9 @@ def load(files, run=None):
         path = papi_run_merge.merged(folder, run)
         job = _checked(path) if path else None
         if job is not None:
+            job["_path"] = path
             return job
     return None
-
-
-def folded(job, event):
-    """(stack, weight) of the job's stacks by their names (the places' variants summed) in
-    the order of the names, the weight of events[event], none of weight 0: the folded
-    format's lines, made one at a time. papi_run's merge writes its profile.folded in the same
-    order (src-c/utils/papi_run/run_sample_merge.c): both files of a run are the same bytes."""
-    st = job["stacks"]
-    col = st.counts[event] if event < len(st.counts) else []
-    name, w = None, 0
-    for i in sorted(range(len(st)), key=st.stack.__getitem__):
-        if st.stack[i] != name:
-            if w:
-                yield name, w
-            name, w = st.stack[i], 0
-        w += col[i] or 0
-    if w:
-        yield name, w
 
 
 def merge(job):
@@ -160,12 +149,6 @@ def merge(job):
 
 def _rank(entry):
     return entry["rank"] if entry["rank"] is not None else 0
-
-
-def folded_name(event, first):
-    if first:
-        return "profile.folded"
-    return "profile.%s.folded" % re.sub(r"[^A-Za-z0-9._-]", "_", event)
 
 
 def functions(job):
@@ -236,22 +219,47 @@ def spread(metric, by_rank):
             name + " max": values[top], name + " max_rank": top}
 
 
+def copy_folded(job, outdir):
+    """papi_run's folded files of job's run (profile.folded, profile.EVENT.folded: its merge
+    is their one writer) copied into outdir, each while the file beside the job file is
+    still the one the job file records (its size and CRC-32: another run's merge in the
+    same folder writes the same names); the paths written. A file not so is said on stderr,
+    with the command that writes it again, and left out."""
+    folder = os.path.dirname(job.get("_path") or "")
+    written, run = [], job["run"]["id"]
+    fix = "`papi_run --merge %s --run %s` writes it again" % (folder or ".", run)
+    if not job.get("folded"):
+        print("papi_report: the job file of run %s names no folded files (an older papi_run's): "
+              "no profile.folded in the report; %s" % (run, fix), file=sys.stderr)
+        return written
+    for rec in job["folded"]:
+        src, dst = os.path.join(folder, rec["file"]), os.path.join(outdir, rec["file"])
+        try:
+            with open(src, "rb") as f:
+                data = f.read(rec["bytes"] + 1)
+        except OSError as e:
+            print("papi_report: %s: %s: left out; %s" % (src, e.strerror, fix), file=sys.stderr)
+            continue
+        if len(data) != rec["bytes"] or zlib.crc32(data) != rec["crc32"]:
+            print("papi_report: %s is no longer run %s's (%d bytes, the job file says %d with "
+                  "CRC-32 %d): left out; %s" % (src, run, len(data), rec["bytes"], rec["crc32"], fix),
+                  file=sys.stderr)
+            continue
+        if os.path.abspath(src) != os.path.abspath(dst):
+            shutil.copyfile(src, dst + ".tmp")
+            os.replace(dst + ".tmp", dst)
+        written.append(dst)
+    return written
+
+
 def write(paths, outdir, run=None, job=None):
     """The merged files of paths' profiles (job: the one load() gave of them, not read
     again) in outdir; the paths written ([] without any)."""
     job = job if job is not None else load(find(paths), run)
     if not job:
         return []
-    events = job["events"]
     os.makedirs(outdir, exist_ok=True)
-    written = []
-    for i, ev in enumerate(events):
-        path = os.path.join(outdir, folded_name(ev, i == 0))
-        with open(path + ".tmp", "w", encoding="utf-8") as f:
-            for key, w in folded(job, i):
-                f.write("%s %d\n" % (key, w))
-        os.replace(path + ".tmp", path)
-        written.append(path)
+    written = copy_folded(job, outdir)
     rows = functions(job)
     path = os.path.join(outdir, "profile_functions.csv")
     with open(path + ".tmp", "w", encoding="utf-8", newline="") as f:

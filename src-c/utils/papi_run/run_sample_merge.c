@@ -300,31 +300,64 @@ static const char *offline_head(struct run_state *s)
 
 static struct item **sorted(const struct map *m);
 
+/* What the merge wrote of each event's folded file, recorded in the job file ("folded"):
+ * papi_report copies a file only while its bytes are still these (another run's merge in
+ * the same folder writes the same names). */
+static struct {
+    char name[RS_NAME_LEN + 32];
+    size_t bytes;
+    uint32_t crc32;
+} folded_out[1 + RS_MAX_READ];
+
 /* profile.folded (weight 0) or profile.EVENT.folded: "root;..;leaf count" per stack, in the
- * byte order of the stacks, the order papi_report's own (load/profile.py) has: both write
- * the same file of a run. */
+ * byte order of the stacks, made in memory first for its size and CRC-32. */
 static int write_folded(int dirfd, int k)
 {
-    char final[RS_NAME_LEN + 32], tmp[512];
-    folded_file_name(final, sizeof final, events[k], k == 0);
+    char tmp[512], *text = NULL;
+    size_t len = 0;
+    folded_file_name(folded_out[k].name, sizeof folded_out[k].name, events[k], k == 0);
     struct item **all = sorted(&stacks);
-    int fd = all ? output_file_create(dirfd, final, tmp, sizeof tmp) : -1;
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        if (fd >= 0)
-            close(fd), output_file_discard(dirfd, tmp);
-        free(all);
-        return -1;
+    FILE *mem = all ? open_memstream(&text, &len) : NULL;
+    if (mem) {
+        for (size_t i = 0; i < stacks.n; i++)
+            if (all[i]->w[k])
+                folded_line(mem, (const char *const *)&all[i]->key, 1, &all[i]->w[k], 1);
     }
-    for (size_t i = 0; i < stacks.n; i++)
-        if (all[i]->w[k])
-            folded_line(f, (const char *const *)&all[i]->key, 1, &all[i]->w[k], 1);
     free(all);
-    if (fclose(f) != 0 || output_file_publish(dirfd, tmp, final) != 0) {
-        output_file_discard(dirfd, tmp);
+    if (!mem || fclose(mem) != 0) {
+        free(text);
         return -1;
     }
-    return 0;
+    folded_out[k].bytes = len;
+    folded_out[k].crc32 = folded_crc32(0, text, len);
+    int fd = output_file_create(dirfd, folded_out[k].name, tmp, sizeof tmp), ret = -1;
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f) {
+        ret = fwrite(text, 1, len, f) == len ? 0 : -1;
+        if ((fclose(f) != 0) | ret || output_file_publish(dirfd, tmp, folded_out[k].name) != 0) {
+            output_file_discard(dirfd, tmp);
+            ret = -1;
+        }
+    } else if (fd >= 0) {
+        close(fd), output_file_discard(dirfd, tmp);
+    }
+    free(text);
+    return ret;
+}
+
+/* "folded": each event's folded file as written, its name, event, size and CRC-32. */
+static void write_folded_record(struct jw *w)
+{
+    jw_arr_begin(w, "folded");
+    for (int k = 0; k < nw; k++) {
+        jw_obj_begin(w, NULL);
+        jw_str(w, "file", folded_out[k].name);
+        jw_str(w, "event", events[k]);
+        jw_uint(w, "bytes", folded_out[k].bytes);
+        jw_uint(w, "crc32", folded_out[k].crc32);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
 }
 
 static int job_partial(void);
@@ -460,6 +493,7 @@ static int write_job(const struct run_state *s, const char *metrics)
     write_job_head(&w, s, metrics);
     write_processes(&w);
     int bad = write_tables(&w);
+    write_folded_record(&w);
     jw_obj_end(&w);
     bad |= jw_finish(&w);
     if ((fclose(f) != 0) | bad || output_file_publish(s->dirfd, tmp, final) != 0) {
