@@ -236,7 +236,9 @@ def rows(result):
 def banner(row):
     """The one line of a row: what waiting it explains and how."""
     site = " (%s)" % row["cause_site"] if row["cause_site"] else ""
-    return ("%.2f s of waiting in %s (%s) on ranks %s is caused by `%s`%s on rank %d: "
+    many = "," in row["wait_ranks"] or "-" in row["wait_ranks"]
+    return ("%.2f s of waiting in %s (%s) on rank%s %s is caused by `%s`%s on rank %d: "
             "%.2f s direct, %.2f s propagated"
-            % (row["total_s"], row["wait_call"], row["wait_kind"], row["wait_ranks"],
+            % (row["total_s"], row["wait_call"], row["wait_kind"], "s" if many else "",
+               row["wait_ranks"],
                row["cause"], site, row["cause_rank"], row["direct_s"], row["propagated_s"]))
