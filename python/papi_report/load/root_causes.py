@@ -92,7 +92,8 @@ def _in_interval(segs, starts, s, e):
     """({activity: ns}, {waiting call index: ns}, {activity: (site, call name) of its
     longest part}) of segs within [s, e]."""
     time, waits, sites, longest = {}, {}, {}, {}
-    for g in segs[max(0, bisect.bisect_right(starts, s) - 1):]:
+    for n in range(max(0, bisect.bisect_right(starts, s) - 1), len(segs)):
+        g = segs[n]
         if g.t0 >= e:
             break
         d = min(g.t1, e) - max(g.t0, s)
@@ -107,18 +108,20 @@ def _in_interval(segs, starts, s, e):
     return time, waits, sites
 
 
-def interval(calls, w, b, c, ci):
-    """The synchronisation interval of rank w's wait at call b for rank c's call ci:
-    ((start on w, end on w), (start on c, end on c)); from the ranks' first calls where
-    they never met before."""
-    met = {}
-    for k in range(ci):
-        s = calls[c][k].sync
-        if s is not None:
-            met[s] = k
+def sync_index(calls):
+    """{sync id: call index} of a rank's calls (a meeting is one call on each rank)."""
+    return {c.sync: i for i, c in enumerate(calls) if c.sync is not None}
+
+
+def interval(calls, met, w, b, c, ci):
+    """The synchronisation interval of rank w's wait at call b for rank c's call ci (met:
+    rank c's sync_index): ((start on w, end on w), (start on c, end on c)); from the ranks'
+    first calls where they never met before. The latest meeting is usually a few calls
+    back: the scan stops there."""
     for j in range(b - 1, -1, -1):
-        k = met.get(calls[w][j].sync)
-        if k is not None:
+        s = calls[w][j].sync
+        k = met.get(s) if s is not None else None
+        if k is not None and k < ci:
             return (calls[w][j].t1, calls[w][b].t0), (calls[c][k].t1, calls[c][ci].t0)
     return (calls[w][0].t0, calls[w][b].t0), (calls[c][0].t0, calls[c][ci].t0)
 
@@ -131,6 +134,7 @@ def analyse(calls, regions=None):
     regions = regions or {}
     segs = {r: segments(cs, regions.get(r, [])) for r, cs in calls.items()}
     starts = {r: [g.t0 for g in s] for r, s in segs.items()}
+    met = {r: sync_index(cs) for r, cs in calls.items()}
     order = [(c.t0 + c.wait, r, i) for r, cs in calls.items() for i, c in enumerate(cs)
              if c.wait > 0]
     order.sort(reverse=True)  # backward replay: a wait after those it passes cost to
@@ -152,7 +156,7 @@ def analyse(calls, regions=None):
             out["residual"] += total
             continue
         cr, ci = c.cause
-        (ws, we), (cs, ce) = interval(calls, w, b, cr, ci)
+        (ws, we), (cs, ce) = interval(calls, met[cr], w, b, cr, ci)
         mine, _, _ = _in_interval(segs[w], starts[w], ws, we)
         theirs, waits, sites = _in_interval(segs[cr], starts[cr], cs, ce)
         excess = {k: t - mine.get(k, 0) for k, t in theirs.items() if t > mine.get(k, 0)}
