@@ -6,6 +6,7 @@ with known answers:
   "assemble": 0.3 s direct, 0.6 s propagated; no residual;
 - an allreduce after rank k computed (k+1) x 0.1 s: ranks 0-2 wait 0.3, 0.2, 0.1 s, all
   caused by rank 3's compute, direct;
+- a late receiver: an MPI_Ssend waiting for its receive, caused by the receiver's region;
 - a wait with no cause and one whose cause had no extra time: the residual;
 - the conservation check catches a cost lost or counted twice (the result altered by
   hand), and the engine itself always passes it.
@@ -90,6 +91,27 @@ def test_allreduce():
     expect("allreduce: wait ranks 0-2", 0 if rows[0]["wait_ranks"] == "0-2" else 1, 0)
 
 
+def test_late_receiver():
+    """Rank 0's MPI_Ssend at 0.1 s waits for rank 1's receive, posted at 0.5 s after
+    0.4 s in region "solve" (rank 0 had 0.1 s of it): 0.4 s late receiver, caused by rank
+    1's solve, direct."""
+    b = int(0.01 * S)
+    regions = {0: [(b, 1, "solve"), (b + S // 10, -1, "solve")],
+               1: [(b, 1, "solve"), (b + 5 * S // 10, -1, "solve")]}
+    send_at, recv_at = b + S // 10, b + 5 * S // 10
+    calls = {0: [barrier(0, b, 1), Call(send_at, recv_at + 1000, "MPI_Ssend", 0x500,
+                                        ("p2p", 0, 1), recv_at - send_at, "late_receiver", (1, 1))],
+             1: [barrier(0, b, 1), Call(recv_at, recv_at + 1000, "MPI_Recv", 0x600,
+                                        ("p2p", 0, 1), 0, None, None)]}
+    res = rc.analyse(calls, regions)
+    rows = rc.rows(res)
+    print(rc.banner(rows[0]))
+    expect("late receiver: the conservation check passes", 0 if rc.check(res) is None else 1, 0)
+    expect("late receiver: caused by rank 1", rows[0]["cause_rank"], 1)
+    expect("late receiver: in solve", 0 if rows[0]["cause"] == "solve" else 1, 0)
+    expect("late receiver: direct (s)", rows[0]["direct_s"], 0.4, 1e-3)
+
+
 def test_residual():
     """A wait without a cause, and one whose cause did the same as the waiter: residual."""
     calls = {0: [barrier(0, 10, 1), Call(100, 200, "MPI_Recv", 1, ("p2p", 1, 1), 50, "late_sender", None)],
@@ -116,7 +138,7 @@ def test_check_catches():
            0 if rc.check(dict(res, costs=twice)) else 1, 0)
 
 
-for test in (test_pipeline, test_allreduce, test_residual, test_check_catches):
+for test in (test_pipeline, test_allreduce, test_late_receiver, test_residual, test_check_catches):
     test()
 if failures:
     print("FAILED: %s" % ", ".join(failures))
