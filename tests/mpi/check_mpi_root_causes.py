@@ -3,7 +3,8 @@
 logs) on real MPI programs with known answers (mpi_root_causes.c), the logs kept past
 MPI_Finalize by keep_event_log.so with checkpoints every 10 ms:
 - pipeline (4 ranks): ranks 1-3 wait about 0.3 s each in MPI_Recv, all caused by rank 0's
-  "assemble": 0.3 s direct, 0.6 s propagated (10 %, or the waits the logs give);
+  "assemble": 0.3 s direct, 0.6 s propagated (10 %, or a third and two thirds of the
+  waits the logs give);
 - allreduce (4 ranks): the MPI_Allreduce waits (0.3, 0.2, 0.1 s) are all caused by rank
   3, their costs adding to their waiting time.
 Every run: the conservation line (explained + residual = waiting), a banner, and
@@ -25,8 +26,13 @@ REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
 TOL = 0.10
 
 
-def near(got, want, what):
-    return check(abs(got - want) <= TOL * want, f"{what}: {got:.3f} s, want {want:.3f} s +- 10 %")
+def near(got, want, what, measured=None):
+    """got within 10 % of want, or of what the logs measured (a loaded machine moves the
+    ranks' start out of the first barrier, and the waits with it)."""
+    ok = abs(got - want) <= TOL * want or \
+        (measured is not None and abs(got - measured) <= TOL * measured)
+    also = "" if measured is None else f" (or {measured:.3f} s, as measured)"
+    return check(ok, f"{what}: {got:.3f} s, want {want:.3f} s{also} +- 10 %")
 
 
 def run(args, mode, scratch):
@@ -67,8 +73,9 @@ def pipeline(rows):
     check(top["wait_ranks"] == "1-3", f"pipeline: the waits of ranks 1-3 ({top['wait_ranks']})")
     waited = float(top["waited_s"])
     near(waited, 0.9, "pipeline: ranks 1-3's MPI_Recv waits")
-    near(float(top["direct_s"]), 0.3, "pipeline: direct cost")
-    near(float(top["propagated_s"]), 0.6, "pipeline: propagated cost")
+    # each rank waits for the same 0.3 s: a third of it direct, two thirds propagated
+    near(float(top["direct_s"]), 0.3, "pipeline: direct cost", waited / 3)
+    near(float(top["propagated_s"]), 0.6, "pipeline: propagated cost", waited * 2 / 3)
     near(float(top["total_s"]), waited, "pipeline: the costs add up to the waits")
 
 
