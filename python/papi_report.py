@@ -265,10 +265,11 @@ def main(argv=None):
         if kind is None and os.path.exists(path) and profile.find([path]):
             continue  # papi_run --sample's profiles alone: the page's profile section
         if kind is None and os.path.isdir(path):  # a job that died: what its event logs hold
-            from papi_report.load import event_logs
+            from papi_report.load import event_logs, log_delays
             if event_logs.has_logs(path) or event_logs.has_rows(path):
                 try:
-                    text, malformed = event_logs.summary(path)
+                    text, malformed = event_logs.summary(
+                        path, lambda ranks: log_delays.lines(ranks, args.output))
                 except event_logs.EventLogError as e:
                     print("papi_report: %s" % e, file=sys.stderr)
                     return 2

@@ -43,7 +43,8 @@ _COMM = (SEND, RECV, COLL, WAIT)
 #: a list).
 _COLUMNS = (("kind", "b"), ("t0", "q"), ("t1", "q"), ("peer", "q"), ("tag", "q"), ("flags", "q"),
             ("group", "q"), ("big", "b"), ("cls", "b"), ("waiter", "q"), ("wait", "d"),
-            ("wkind", "b"))
+            ("wkind", "b"), ("cause_rank", "q"), ("cause", "q"), ("mate_rank", "q"),
+            ("mate", "q"))
 
 
 class Comm:
@@ -52,7 +53,9 @@ class Comm:
     peer and tag (a wildcard receive's from its Wait), flags, group, big (a send that
     waits for its receive: wait_match.rendezvous), cls (its collective's wait rule,
     _coll_class; -1 none), waiter (the record that blocks for it: itself, its Wait, or
-    -1), and what wait_states gives: wait (ns) and wkind."""
+    -1), and what wait_states gives: wait (ns) and wkind, what the wait waited for
+    (cause_rank, cause: its record; -1 none) and a receive's send (mate_rank, mate; -1
+    none), for root_causes.py."""
 
     def __init__(self):
         for name, code in _COLUMNS:
@@ -101,7 +104,8 @@ def _read(r):
         j, peer, tag, req, flags = len(c), rec[4], rec[5], rec[7], rec[8]
         c.append(kind, t0, rec[3] - off, peer, tag, flags, rec[10],
                  1 if wait_match.rendezvous(flags & EVF_SYNC, rec[6]) else 0,
-                 _coll_class(rec[1]) if kind == COLL else -1, -1 if req else j, 0.0, -1)
+                 _coll_class(rec[1]) if kind == COLL else -1, -1 if req else j, 0.0, -1,
+                 -1, -1, -1, -1)
         if not req:
             continue
         if kind != WAIT:
@@ -145,7 +149,7 @@ class Logs(dict):
                 a = self.arrivals.get(key)
                 if a is None:
                     a = self.arrivals[key] = wait_match.Arrivals()
-                a.add(c.t0[j], c.flags[j] & EVF_ROOT, idle=c.flags[j] & EVF_IDLE)
+                a.add(c.t0[j], c.flags[j] & EVF_ROOT, idle=c.flags[j] & EVF_IDLE, who=(rank, j))
 
 
 def load(directory, notes=None):
@@ -170,13 +174,17 @@ def _spill_error(e):
                          % (tempfile.gettempdir(), e.strerror or e))
 
 
-def _add_wait(c, b, t, kind):
-    """Record b of c (a blocker: -1 none) blocked until moment t (wait_match's rules)."""
+def _add_wait(c, b, t, kind, cause=None):
+    """Record b of c (a blocker: -1 none) blocked until moment t (wait_match's rules), made
+    by cause ((rank, record) or None) when that is the wait b keeps."""
     if b >= 0:
-        wait_match.keep(c.wait, c.wkind, b, wait_match.waited(c.t0[b], c.t1[b], t), kind)
+        w = wait_match.waited(c.t0[b], c.t1[b], t)
+        if w > c.wait[b] and cause is not None:
+            c.cause_rank[b], c.cause[b] = cause
+        wait_match.keep(c.wait, c.wkind, b, w, kind)
 
 
-def _receives(c, into, senders, stats):
+def _receives(rank, c, into, senders, stats):
     """c's receives, the k-th of (sender, tag, world) matched with the k-th send of the
     same into c's rank (into: Logs.sends' items for it, each sender's in its order): the
     receive's wait added to c, a synchronous or rendezvous send's added to senders (its
@@ -197,9 +205,10 @@ def _receives(c, into, senders, stats):
         taken[key] = k + 1
         t0, si, sync = lst[k]
         stats["p2p_matched"] += 1
-        _add_wait(c, c.waiter[i], t0, wait_match.LATE_SENDER)
+        c.mate_rank[i], c.mate[i] = key[0], si
+        _add_wait(c, c.waiter[i], t0, wait_match.LATE_SENDER, (key[0], si))
         if sync:
-            senders.add(key[0], (si, c.t0[i]))
+            senders.add(key[0], (si, c.t0[i], rank, i))
 
 
 def _coll_key(c, i):
@@ -230,7 +239,12 @@ def _collectives(c, arrivals, size, nranks, stats):
             continue
         t = a.moment(arrival)
         if t is not None:
-            _add_wait(c, c.waiter[i], t, kind)
+            _add_wait(c, c.waiter[i], t, kind, a.who[arrival])
+
+
+def _causes(c):
+    """c's columns of what its waits waited for and its receives' sends."""
+    return c.cause_rank, c.cause, c.mate_rank, c.mate
 
 
 def wait_states(ranks):
@@ -259,18 +273,21 @@ def _matched(ranks, nranks, stats, size):
     for rank in sorted(ranks):
         r = ranks[rank]
         c = ranks.spill.get(r["comm_at"])
-        _receives(c, ranks.sends.take(rank), senders, stats)
+        _receives(rank, c, ranks.sends.take(rank), senders, stats)
         _collectives(c, ranks.arrivals, size, nranks, stats)
         r["waits_at"] = ranks.spill.put((c.wait, c.wkind))
+        r["causes_at"] = ranks.spill.put(_causes(c))
         progress.step()
     out = []
     for rank in sorted(ranks):
         r = ranks[rank]
         c = ranks.spill.get(r["comm_at"])
         c.wait, c.wkind = ranks.spill.get(r["waits_at"])
-        for si, t in senders.take(rank):
-            _add_wait(c, c.waiter[si], t, wait_match.LATE_RECEIVER)
+        c.cause_rank, c.cause, c.mate_rank, c.mate = ranks.spill.get(r["causes_at"])
+        for si, t, rr, ri in senders.take(rank):
+            _add_wait(c, c.waiter[si], t, wait_match.LATE_RECEIVER, (rr, ri))
         r["waits_at"] = ranks.spill.put((c.wait, c.wkind))
+        r["causes_at"] = ranks.spill.put(_causes(c))
         row = {"rank": rank, "records": r["count"], "dropped": r["dropped"]}
         row.update({k: 0.0 for k in KINDS})
         for wait, wkind in zip(c.wait, c.wkind):
@@ -409,12 +426,14 @@ def _rows_text(found):
     return out
 
 
-def summary(directory):
+def summary(directory, more=None):
     """(text, malformed): the text `papi_report DIR` prints for a job that left event logs
     or rows but no papi_mpi_report.json (the wait states per rank the logs give, how the
     requests matched, and the ranks that did not finish: the same figures --merge-trace
     puts in its trace's otherData; each rank's own row), and one line per row left out
-    because it is not JSON or breaks its schema ("FILE: what is wrong")."""
+    because it is not JSON or breaks its schema ("FILE: what is wrong"). more: a function
+    of the Logs giving lines to add after the matching counts (the root causes of the
+    waits: a module above this one, log_delays.py)."""
     found = mpi_rows.read(directory, report=False)
     why = "no event log"
     try:
@@ -440,6 +459,8 @@ def summary(directory):
     out.append("matched: point-to-point %d (unmatched %d), collectives %d (unmatched %d)"
                % (stats["p2p_matched"], stats["p2p_unmatched"], stats["coll_matched"],
                   stats["coll_unmatched"]))
+    if more is not None:
+        out += more(ranks)
     out += _rows_text(found)
     out += [unfinished_line(g) for g in unfinished(ranks, nranks, found.rows)]
     out.append("papi_report: the timeline of these logs: papi_report --merge-trace OUT.json %s"

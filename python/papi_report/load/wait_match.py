@@ -78,22 +78,25 @@ def member_waits(arrival, is_root):
 
 
 class Arrivals:
-    """One collective's members and last arrivals (ALL, ROOT, NONROOT; -inf none)."""
-    __slots__ = ("members", "last")
+    """One collective's members and last arrivals (ALL, ROOT, NONROOT; -inf none), and who
+    made each (the caller's token: what a wait waited for, for root_causes.py)."""
+    __slots__ = ("members", "last", "who")
 
     def __init__(self):
         self.members = 0
         self.last = [-math.inf, -math.inf, -math.inf]
+        self.who = [None, None, None]
 
-    def add(self, t, is_root, idle=False):
+    def add(self, t, is_root, idle=False, who=None):
         """A member arriving at t; an idle one (EVF_IDLE: it moves nothing) counts as a
         member without an arrival."""
         self.members += 1
         if idle:
             return
-        self.last[ALL] = max(self.last[ALL], t)
         w = ROOT if is_root else NONROOT
-        self.last[w] = max(self.last[w], t)
+        for a in (ALL, w):
+            if t > self.last[a]:
+                self.last[a], self.who[a] = t, who
 
     def moment(self, arrival):
         """The arrival's time, or None where no member made it."""

@@ -1,0 +1,123 @@
+"""papi_report.load.log_delays: the root causes of a dead job's wait states (its event logs,
+event_logs.py) by the delay analysis (root_causes.py): each rank's records turned into
+root_causes' calls (thread 0's: the analysis compares one timeline per rank), each with
+the wait event_logs matched and what it waited for, and its MPI_Pcontrol regions.
+Every rank's calls are held in memory at once (the replay goes back and forth between
+ranks): a job's records, not one rank's, unlike the wait states. Plain Python."""
+import csv
+import os
+
+from . import event_log_read, event_logs, root_causes
+from .event_record import COLL, COUNTER, EVF_GROUP, RECV, REGION_ENTER, REGION_EXIT, SEND, WAIT
+
+_COMM = (SEND, RECV, COLL, WAIT)
+#: The CSV's columns (root_causes.rows'), in order.
+COLUMNS = ("cause_rank", "cause", "cause_site", "wait_kind", "wait_call", "wait_ranks",
+           "direct_s", "propagated_s", "total_s", "waited_s")
+CSV_NAME = "mpi_root_causes.csv"
+
+
+def _kind_name(key):
+    """A wait kind's name: its report key without the unit ("late_sender")."""
+    return key[:-2] if key.endswith("_s") else key
+
+
+def _sync_ids(rank, c, mate_rank, mate):
+    """{comm record: sync id}: what the records of one meeting share (a message: its send's
+    rank and record; a collective: its key), put on the record that completed it (a
+    nonblocking call's Wait)."""
+    out = {}
+    for j in range(len(c)):
+        kind = c.kind[j]
+        if kind == SEND:
+            s = ("p2p", rank, j)
+        elif kind == RECV and mate[j] >= 0:
+            s = ("p2p", mate_rank[j], mate[j])
+        elif kind == COLL:
+            s = ("coll", c.group[j] if c.flags[j] & EVF_GROUP else 0, c.tag[j])
+        else:
+            continue
+        out[c.waiter[j] if c.waiter[j] >= 0 else j] = s
+    return out
+
+
+def _rank_calls(rank, r, spill):
+    """(calls without causes yet, regions, {comm record: call index}, {call index: cause
+    (rank, comm record)}) of one rank's thread 0."""
+    c = spill.get(r["comm_at"])
+    wait, wkind = spill.get(r["waits_at"])
+    cause_rank, cause, mate_rank, mate = spill.get(r["causes_at"])
+    sync = _sync_ids(rank, c, mate_rank, mate)
+    calls, regions, index, causes, j, off = [], [], {}, {}, 0, r["offset_ns"]
+    for rec in event_log_read.records(r):
+        kind = rec[0]
+        thread = rec[11] if len(rec) > 11 else 0
+        if kind == COUNTER or thread != 0:
+            j += 1 if kind in _COMM else 0
+            continue
+        if kind in (REGION_ENTER, REGION_EXIT):
+            regions.append((rec[2] - off, 1 if kind == REGION_ENTER else -1, rec[1]))
+            continue
+        w, k, s = 0, None, None
+        if kind in _COMM:
+            index[j] = len(calls)
+            s = sync.get(j)
+            if wait[j] > 0:
+                w, k = wait[j], _kind_name(event_logs.KINDS[wkind[j]])
+                if cause_rank[j] >= 0:
+                    causes[len(calls)] = (cause_rank[j], cause[j])
+            j += 1
+        calls.append(root_causes.Call(rec[2] - off, rec[3] - off, rec[1], rec[9], s, w, k, None))
+    return calls, regions, index, causes
+
+
+def analyse(ranks):
+    """root_causes.analyse of Logs (event_logs.load's), its wait states matched first."""
+    event_logs.wait_states(ranks)
+    calls, regions, index, causes = {}, {}, {}, {}
+    for rank in sorted(ranks):
+        calls[rank], regions[rank], index[rank], causes[rank] = \
+            _rank_calls(rank, ranks[rank], ranks.spill)
+    for rank, found in causes.items():
+        for i, (cr, cj) in found.items():
+            ci = index.get(cr, {}).get(cj)  # None: another thread's record, not compared
+            if ci is not None:
+                calls[rank][i] = calls[rank][i]._replace(cause=(cr, ci))
+    return root_causes.analyse(calls, regions)
+
+
+def lines(ranks, directory):
+    """What `papi_report DIR` adds of the root causes of Logs' waits: text()'s lines, and
+    the table written as DIRECTORY/mpi_root_causes.csv (-o) when it has rows."""
+    result = analyse(ranks)
+    rows = root_causes.rows(result)
+    out = text(result, rows)
+    if rows:
+        out.append("root causes: the table in %s" % write_csv(directory, rows))
+    return out
+
+
+def text(result, rows, most=5):
+    """The summary's lines: the totals and the conservation check, then the banner of the
+    largest causes (most of them)."""
+    explained = result["waits"] - result["residual"]
+    out = ["root causes of the waits (delay analysis, each rank's thread 0): %.6f s of waiting,"
+           " %.6f s explained, %.6f s residual" % (result["waits"] * 1e-9, explained * 1e-9,
+                                                   result["residual"] * 1e-9)]
+    why = root_causes.check(result)
+    if why:
+        out.append("papi_report: %s" % why)
+    out += [root_causes.banner(row) for row in rows[:most]]
+    return out
+
+
+def write_csv(directory, rows):
+    """rows (root_causes.rows') as DIRECTORY/mpi_root_causes.csv; its path."""
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, CSV_NAME)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        for row in rows:
+            w.writerow({k: ("%.9f" % v if k.endswith("_s") else v) for k, v in row.items()})
+    return path

@@ -1,0 +1,248 @@
+"""papi_report.load.root_causes: the delay analysis of MPI wait states (Boehme, Geimer,
+Wolf et al., "Identifying the root causes of wait states in large-scale parallel
+applications", ICPP 2010): which rank's extra work, in which region or before which call,
+made others wait, directly or through waits it caused in turn.
+
+The waits come matched (event_logs.py by wait_match.py's rules: each wait knows the record
+it waited for, its cause); nothing here says what waits for what. For each wait:
+- its synchronisation interval: on the waiting rank from the end of its latest call that
+  met the delaying rank (a message between them, a collective of both: the same sync id)
+  to the wait's start; on the delaying rank from its end of that same meeting to the start
+  of the record waited for;
+- the delaying rank's excess in it, per activity: its time in the activity minus the
+  waiting rank's in the same activity (never below 0). An activity is compute (between
+  calls: in the innermost MPI_Pcontrol region, or outside any "before" the next call) or
+  the part of an MPI call that is not waiting. Waiting is not excess: it is a delay the
+  delaying rank suffered, and the wait passes on to it;
+- the wait is spread over those delays in proportion: the excesses get direct cost, the
+  delaying rank's own waits in the interval get the share to pass back to their causes.
+The replay runs backward in time: a wait gets what later waits passed to it before its
+own (and that) is spread, the part reaching an activity counted as propagated cost. Every
+ns of waiting ends at an activity or in the residual (no cause, no delay in the interval,
+or passed to an earlier-processed wait by clocks that disagree): direct + propagated +
+residual = the waits (check()). Plain Python, pure functions over the records given."""
+import bisect
+from collections import namedtuple
+
+#: An MPI call on a rank's timeline (one thread's): t0, t1 (ns, one clock for all ranks),
+#: name, site (its call site's key), sync (an id every record of the same meeting shares:
+#: a message's send and receive, a collective's members; None), wait (ns waited from t0,
+#: 0 none), kind (the wait's kind's name), cause ((rank, call index) of the record waited
+#: for; None unknown).
+Call = namedtuple("Call", "t0 t1 name site sync wait kind cause")
+#: A part of a rank's time: t0, t1, key (the activity; None for waiting), site ((site, name)
+#: of its call, or of the call that ends its compute), call (the waiting call's index).
+Segment = namedtuple("Segment", "t0 t1 key site call")
+
+
+def segments(calls, regions):
+    """A rank's time as Segments, in order, from its first call: compute between calls
+    split at region boundaries (regions: (t, +1 enter / -1 exit, name) in time order), each
+    call's wait then the rest of it."""
+    out, stack, k, prev = [], [], 0, None
+    for i, c in enumerate(calls):
+        if prev is not None:
+            t = prev
+            while k < len(regions) and regions[k][0] <= c.t0:
+                rt, step, name = regions[k]
+                if rt > t:
+                    out.append(_compute(t, rt, stack, c))
+                    t = rt
+                if step > 0:
+                    stack.append(name)
+                elif name in stack:  # the innermost open with that name closes
+                    del stack[len(stack) - 1 - stack[::-1].index(name)]
+                k += 1
+            if c.t0 > t:
+                out.append(_compute(t, c.t0, stack, c))
+        else:  # regions entered before the first call: open from it on
+            while k < len(regions) and regions[k][0] <= c.t0:
+                _rt, step, name = regions[k]
+                if step > 0:
+                    stack.append(name)
+                elif name in stack:
+                    stack.remove(name)
+                k += 1
+        w = min(max(c.wait, 0), c.t1 - c.t0)
+        if w > 0:
+            out.append(Segment(c.t0, c.t0 + w, None, (c.site, c.name), i))
+        if c.t1 > c.t0 + w:
+            out.append(Segment(c.t0 + w, c.t1, ("mpi", c.name, stack[-1] if stack else ""),
+                               (c.site, c.name), i))
+        prev = max(c.t1, prev if prev is not None else c.t1)
+    return out
+
+
+def _compute(t0, t1, stack, nxt):
+    """Compute time: its region's (the innermost; "" outside any), so that the same work
+    compares alike on every rank whatever call follows it; its site is the next call's
+    (where the report can say it ended)."""
+    return Segment(t0, t1, ("compute", stack[-1] if stack else "", ""), (nxt.site, nxt.name), None)
+
+
+def activity_name(key, before=None):
+    """What a report calls an activity key (before: the call that ends its compute)."""
+    what, a, b = key
+    if what == "compute":
+        return a if a else "compute before %s" % before if before else "compute"
+    return "%s (in %s)" % (a, b) if b else a
+
+
+def _in_interval(segs, starts, s, e):
+    """({activity: ns}, {waiting call index: ns}, {activity: (site, call name) of its
+    longest part}) of segs within [s, e]."""
+    time, waits, sites, longest = {}, {}, {}, {}
+    for n in range(max(0, bisect.bisect_right(starts, s) - 1), len(segs)):
+        g = segs[n]
+        if g.t0 >= e:
+            break
+        d = min(g.t1, e) - max(g.t0, s)
+        if d <= 0:
+            continue
+        if g.key is None:
+            waits[g.call] = waits.get(g.call, 0) + d
+        else:
+            time[g.key] = time.get(g.key, 0) + d
+            if d > longest.get(g.key, 0):
+                longest[g.key], sites[g.key] = d, g.site
+    return time, waits, sites
+
+
+def sync_index(calls):
+    """{sync id: call index} of a rank's calls (a meeting is one call on each rank)."""
+    return {c.sync: i for i, c in enumerate(calls) if c.sync is not None}
+
+
+def interval(calls, met, w, b, c, ci):
+    """The synchronisation interval of rank w's wait at call b for rank c's call ci (met:
+    rank c's sync_index): ((start on w, end on w), (start on c, end on c)); from the ranks'
+    first calls where they never met before. The latest meeting is usually a few calls
+    back: the scan stops there."""
+    for j in range(b - 1, -1, -1):
+        s = calls[w][j].sync
+        k = met.get(s) if s is not None else None
+        if k is not None and k < ci:
+            return (calls[w][j].t1, calls[w][b].t0), (calls[c][k].t1, calls[c][ci].t0)
+    return (calls[w][0].t0, calls[w][b].t0), (calls[c][0].t0, calls[c][ci].t0)
+
+
+def analyse(calls, regions=None):
+    """The root causes of the waits of calls ({rank: [Call] in time order}; regions: {rank:
+    [(t, +1/-1, name)]}): {"costs": {(cause rank, activity key): {(wait kind, wait call,
+    waiting rank): [direct ns, propagated ns]}}, "sites": {(rank, key): (site, call)}, "waits": ns
+    of waiting, "residual": ns not explained, "waits_by": {(kind, call, rank): ns}}."""
+    regions = regions or {}
+    segs = {r: segments(cs, regions.get(r, [])) for r, cs in calls.items()}
+    starts = {r: [g.t0 for g in s] for r, s in segs.items()}
+    met = {r: sync_index(cs) for r, cs in calls.items()}
+    order = [(c.t0 + c.wait, r, i) for r, cs in calls.items() for i, c in enumerate(cs)
+             if c.wait > 0]
+    order.sort(reverse=True)  # backward replay: a wait after those it passes cost to
+    inbox = {}  # (rank, call) -> {(kind, call, rank): ns passed to it}
+    done = set()
+    out = {"costs": {}, "sites": {}, "waits": 0, "residual": 0, "waits_by": {}}
+    for _end, w, b in order:
+        c = calls[w][b]
+        origin = (c.kind, c.name, w)
+        out["waits"] += c.wait
+        out["waits_by"][origin] = out["waits_by"].get(origin, 0) + c.wait
+        # what this wait spreads: its own (direct where it lands) and what it was passed
+        flow = {(origin, True): c.wait}
+        for o, ns in inbox.pop((w, b), {}).items():
+            flow[(o, False)] = flow.get((o, False), 0) + ns
+        done.add((w, b))
+        total = sum(flow.values())
+        if c.cause is None or c.cause[0] not in calls or c.cause[0] == w:
+            out["residual"] += total
+            continue
+        cr, ci = c.cause
+        (ws, we), (cs, ce) = interval(calls, met[cr], w, b, cr, ci)
+        mine, _, _ = _in_interval(segs[w], starts[w], ws, we)
+        theirs, waits, sites = _in_interval(segs[cr], starts[cr], cs, ce)
+        excess = {k: t - mine.get(k, 0) for k, t in theirs.items() if t > mine.get(k, 0)}
+        delay = sum(excess.values()) + sum(waits.values())
+        if delay <= 0:
+            out["residual"] += total
+            continue
+        for key, x in excess.items():  # the cause's extra work: the cost lands here
+            cell = out["costs"].setdefault((cr, key), {})
+            out["sites"].setdefault((cr, key), sites[key])
+            for (o, direct), ns in flow.items():
+                dp = cell.setdefault(o, [0, 0])
+                dp[0 if direct else 1] += ns * x / delay
+        for v, x in waits.items():  # the cause's own waits: passed back to their causes
+            if (cr, v) in done:  # clocks that disagree put it later: not passed twice
+                out["residual"] += total * x / delay
+                continue
+            box = inbox.setdefault((cr, v), {})
+            for (o, _direct), ns in flow.items():
+                box[o] = box.get(o, 0) + ns * x / delay
+    for box in inbox.values():  # passed to a call that waited for nothing: cannot happen
+        out["residual"] += sum(box.values())
+    return out
+
+
+def check(result, tolerance=1e-6):
+    """The conservation check: None when direct + propagated costs + residual add up to
+    the waits (within tolerance, relative), else why not."""
+    explained = sum(d + p for cell in result["costs"].values() for d, p in cell.values())
+    total = explained + result["residual"]
+    if abs(total - result["waits"]) > tolerance * max(1.0, result["waits"]):
+        return ("root causes: %.9f s explained + %.9f s residual != %.9f s of waiting"
+                % (explained * 1e-9, result["residual"] * 1e-9, result["waits"] * 1e-9))
+    return None
+
+
+def ranks_text(ranks):
+    """Ranks as runs: "1-3,7"."""
+    out, run = [], []
+    for r in sorted(set(ranks)):
+        if run and r == run[-1] + 1:
+            run.append(r)
+            continue
+        if run:
+            out.append(_run(run))
+        run = [r]
+    if run:
+        out.append(_run(run))
+    return ",".join(out)
+
+
+def _run(run):
+    return str(run[0]) if len(run) == 1 else "%d-%d" % (run[0], run[-1])
+
+
+def rows(result):
+    """The table: one row per cause (rank, activity) and the waits it explains (kind and
+    call), largest first: cause_rank, cause, cause_site, wait_kind, wait_call, wait_ranks,
+    direct_s, propagated_s, total_s; and the waits' total (s) those waits had."""
+    grouped = {}
+    for (cr, key), cell in result["costs"].items():
+        for (kind, call, wr), (d, p) in cell.items():
+            g = grouped.setdefault((cr, key, kind, call), [0, 0, set()])
+            g[0] += d
+            g[1] += p
+            g[2].add(wr)
+    out = []
+    for (cr, key, kind, call), (d, p, wranks) in grouped.items():
+        waited = sum(ns for (k, c, r), ns in result["waits_by"].items()
+                     if k == kind and c == call and r in wranks)
+        site, before = result["sites"].get((cr, key)) or (0, None)
+        out.append({"cause_rank": cr, "cause": activity_name(key, before),
+                    "cause_site": "0x%x" % site if site else "",
+                    "wait_kind": kind, "wait_call": call, "wait_ranks": ranks_text(wranks),
+                    "direct_s": d * 1e-9, "propagated_s": p * 1e-9, "total_s": (d + p) * 1e-9,
+                    "waited_s": waited * 1e-9})
+    out.sort(key=lambda row: (-row["total_s"], row["cause_rank"], row["cause"]))
+    return out
+
+
+def banner(row):
+    """The one line of a row: what waiting it explains and how."""
+    site = " (%s)" % row["cause_site"] if row["cause_site"] else ""
+    many = "," in row["wait_ranks"] or "-" in row["wait_ranks"]
+    return ("%.2f s of waiting in %s (%s) on rank%s %s is caused by `%s`%s on rank %d: "
+            "%.2f s direct, %.2f s propagated"
+            % (row["total_s"], row["wait_call"], row["wait_kind"], "s" if many else "",
+               row["wait_ranks"],
+               row["cause"], site, row["cause_rank"], row["direct_s"], row["propagated_s"]))

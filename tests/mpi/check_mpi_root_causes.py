@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The root causes of wait states (the delay analysis, papi_report DIR on a job's event
+logs) on real MPI programs with known answers (mpi_root_causes.c), the logs kept past
+MPI_Finalize by keep_event_log.so with checkpoints every 10 ms:
+- pipeline (4 ranks): ranks 1-3 wait about 0.3 s each in MPI_Recv, all caused by rank 0's
+  "assemble": 0.3 s direct, 0.6 s propagated (10 %, or a third and two thirds of the
+  waits the logs give);
+- allreduce (4 ranks): the MPI_Allreduce waits (0.3, 0.2, 0.1 s) are all caused by rank
+  3, their costs adding to their waiting time.
+Every run: the conservation line (explained + residual = waiting), a banner, and
+mpi_root_causes.csv checked against schema/csv_tables.schema.json.
+Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from mpi_check import check, rank_env, run_cmd, verdict
+import report_check  # noqa: E402 (on the path mpi_check set: tests/common)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
+TOL = 0.10
+
+
+def near(got, want, what, measured=None):
+    """got within 10 % of want, or of what the logs measured (a loaded machine moves the
+    ranks' start out of the first barrier, and the waits with it)."""
+    ok = abs(got - want) <= TOL * want or \
+        (measured is not None and abs(got - measured) <= TOL * measured)
+    also = "" if measured is None else f" (or {measured:.3f} s, as measured)"
+    return check(ok, f"{what}: {got:.3f} s, want {want:.3f} s{also} +- 10 %")
+
+
+def run(args, mode, scratch):
+    """The rows of mpi_root_causes.csv and papi_report's text of one mode's event logs."""
+    out = os.path.join(scratch, mode)
+    os.makedirs(out)
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.01",
+           "LD_PRELOAD": os.path.abspath(args.keep_log)}
+    p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) + [args.program, mode])
+    if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
+        return [], ""
+    os.remove(os.path.join(out, "papi_mpi_report.json"))  # the event-log path: a dead job's
+    tables = os.path.join(scratch, mode + "_tables")
+    r = subprocess.run(["/usr/bin/python3", REPORT, out, "-o", tables], capture_output=True,
+                       text=True, timeout=120)
+    print(r.stdout[-4000:] + r.stderr[-2000:])
+    check(r.returncode == 0, f"{mode}: papi_report exit status {r.returncode}")
+    check("s residual" in r.stdout and "papi_report: root causes:" not in r.stdout,
+          f"{mode}: the conservation check passes")
+    check("is caused by `" in r.stdout, f"{mode}: a root-cause banner")
+    path = os.path.join(tables, "mpi_root_causes.csv")
+    if not check(os.path.exists(path), f"{mode}: {path} written"):
+        return [], r.stdout
+    bad = report_check.check_paths([path])
+    check(not bad, f"{mode}: mpi_root_causes.csv follows its schema {bad}")
+    with open(path) as f:
+        return list(csv.DictReader(f)), r.stdout
+
+
+def pipeline(rows):
+    recv = [r for r in rows if r["wait_call"] == "MPI_Recv"]
+    check(bool(recv), "pipeline: root causes of the MPI_Recv waits")
+    if not recv:
+        return
+    top = recv[0]
+    check(top["cause_rank"] == "0" and top["cause"] == "assemble",
+          f"pipeline: the MPI_Recv waits caused by rank 0's assemble ({top['cause_rank']} {top['cause']})")
+    check(top["wait_ranks"] == "1-3", f"pipeline: the waits of ranks 1-3 ({top['wait_ranks']})")
+    waited = float(top["waited_s"])
+    near(waited, 0.9, "pipeline: ranks 1-3's MPI_Recv waits")
+    # each rank waits for the same 0.3 s: a third of it direct, two thirds propagated
+    near(float(top["direct_s"]), 0.3, "pipeline: direct cost", waited / 3)
+    near(float(top["propagated_s"]), 0.6, "pipeline: propagated cost", waited * 2 / 3)
+    near(float(top["total_s"]), waited, "pipeline: the costs add up to the waits")
+
+
+def allreduce(rows):
+    ar = [r for r in rows if r["wait_call"] == "MPI_Allreduce"]
+    check(bool(ar), "allreduce: root causes of the MPI_Allreduce waits")
+    if not ar:
+        return
+    waited = float(ar[0]["waited_s"])
+    near(waited, 0.6, "allreduce: ranks 0-2's waits")
+    by3 = sum(float(r["total_s"]) for r in ar if r["cause_rank"] == "3")
+    near(by3, waited, "allreduce: rank 3's costs add up to the waits")
+    near(sum(float(r["direct_s"]) for r in ar if r["cause_rank"] == "3"), 0.6,
+         "allreduce: rank 3's direct cost")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--keep-log", required=True)
+    args = ap.parse_args()
+    scratch = tempfile.mkdtemp(prefix="papi_root_causes_")
+    try:
+        for mode, judge in (("pipeline", pipeline), ("allreduce", allreduce)):
+            rows, _text = run(args, mode, scratch)
+            judge(rows)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

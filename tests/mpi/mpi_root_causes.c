@@ -1,0 +1,69 @@
+/* mpi_root_causes.c: staged imbalance with known root causes (check_root_causes.py, the
+ * delay analysis of papi_report's event-log path). Work is a timed busy loop (not a
+ * sleep: the analysis compares compute time) in the MPI_Pcontrol region "assemble".
+ *   pipeline (4 ranks): after a barrier every rank works 100 ms, rank 0 400 ms; rank 0
+ *     sends to rank 1, which receives then sends to rank 2, which sends to rank 3: ranks
+ *     1-3 wait about 300 ms each in MPI_Recv (late sender), all caused by rank 0's extra
+ *     300 ms: 0.3 s direct, 0.6 s propagated (through the waits of ranks 1 and 2).
+ *   allreduce (4 ranks): after a barrier rank k works (k+1) x 100 ms, then MPI_Allreduce:
+ *     ranks 0-2 wait 300, 200, 100 ms (N x N), all caused by rank 3's work, direct.
+ * A final barrier, then MPI_Finalize. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Busy for s seconds of wall-clock time: compute, as the analysis sees it. */
+static void work(double s)
+{
+    volatile double x = 0;
+    double end = now() + s;
+    MPI_Pcontrol(1, "assemble");
+    while (now() < end)
+        for (int i = 0; i < 1000; i++)
+            x += 1e-9 * i;
+    MPI_Pcontrol(-1, "assemble");
+}
+
+static void pipeline(int rank, int size)
+{
+    int token = 0;
+    work(rank == 0 ? 0.4 : 0.1);
+    if (rank > 0)
+        MPI_Recv(&token, 1, MPI_INT, rank - 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank < size - 1)
+        MPI_Send(&token, 1, MPI_INT, rank + 1, 7, MPI_COMM_WORLD);
+}
+
+static void allreduce(int rank)
+{
+    double in = rank, out = 0;
+    work(0.1 * (rank + 1));
+    MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *mode = argc > 1 ? argv[1] : "pipeline";
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (strcmp(mode, "pipeline") == 0)
+        pipeline(rank, size);
+    else if (strcmp(mode, "allreduce") == 0)
+        allreduce(rank);
+    else if (rank == 0)
+        fprintf(stderr, "mpi_root_causes: unknown mode %s\n", mode);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
