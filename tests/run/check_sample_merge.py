@@ -108,21 +108,27 @@ def refused(papi_run, args, want, folder):
 
 def strip_header(old, older):
     """older: a copy of old as an older papi_run left it: no job file, no folded files, no
-    run header and metric lines in the .sample files."""
+    run header and metric items in the .sample files' stacks blocks (run_sample_stacks.h:
+    the head's ITEMS counts them)."""
     shutil.copytree(old, older)
     for f in glob.glob(os.path.join(older, "job_profile_*.json")) + glob.glob(os.path.join(older, "*.folded")):
         os.remove(f)
     for f in glob.glob(os.path.join(older, ".sample_*.txt")):
         lines = open(f).read().splitlines(True)
-        kept = [ln for ln in lines if not ln.startswith(("# run_", "# metric "))]
-        if len(lines) - len(kept) != 4:  # command, start, host, FAULTS_PER_MS
-            fail("%s: %d header lines, expected 4" % (f, len(lines) - len(kept)))
+        head = lines[0].split()
+        if len(head) != 5 or head[0] != "stacks" or len(lines) != 1 + int(head[2]) + int(head[3]):
+            fail("%s: not one stacks block: %r" % (f, lines[0]))
+        items = lines[1 + int(head[2]):]
+        kept = [ln for ln in items if not ln.startswith(("run_", "metric "))]
+        if len(items) - len(kept) != 4:  # command, start, host, FAULTS_PER_MS
+            fail("%s: %d header items, expected 4" % (f, len(items) - len(kept)))
+        head[3] = str(len(kept))
         with open(f, "w") as out:
-            out.writelines(kept)
+            out.writelines([" ".join(head) + "\n"] + lines[1:1 + int(head[2])] + kept)
 
 
 def older_files(papi_run, want, old, older):
-    """An older papi_run's .sample files (no "# run_..." and "# metric" lines) merged: exit
+    """An older papi_run's .sample files (no "run_..." and "metric" items) merged: exit
     0, one line saying what the job file lacks, the run's id, no metrics, the rest equal."""
     strip_header(old, older)
     rc, so, se = run([papi_run, "--merge", older])

@@ -14,9 +14,8 @@
 #include "run_sample.h"
 #include "run_sample_header.h"
 
-static const char *const keys[RS_HEADER_KEYS] = {[RS_RUN_COMMAND] = "run_command ",
-                                                 [RS_RUN_START] = "run_start ",
-                                                 [RS_RUN_HOST] = "run_host "};
+static const char *const keys[RS_HEADER_KEYS] = {
+    [RS_RUN_COMMAND] = "run_command ", [RS_RUN_START] = "run_start ", [RS_RUN_HOST] = "run_host "};
 
 /* s on one line: '\' and newline escaped. */
 static void put_escaped(FILE *f, const char *s, size_t n)

@@ -233,8 +233,8 @@ static int write_block(int fd, const struct rs_config *c, const struct stack_tab
         for (char *l = strtok_r(text, "\n", &save); l && k < n; l = strtok_r(NULL, "\n", &save))
             head[k++] = l;
         struct block b = {t, s, idx, 1 + c->nread, head, k};
-        rc = handover_save(fd, RS_STACKS_KIND, (long)getpid(), (int)frame_names_count(s),
-                           k + t->n, t->dropped, block_name, block_item, &b);
+        rc = handover_save(fd, RS_STACKS_KIND, (long)getpid(), (int)frame_names_count(s), k + t->n,
+                           t->dropped, block_name, block_item, &b);
     }
     free(head);
     free(text);

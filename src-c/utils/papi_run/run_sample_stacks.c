@@ -16,8 +16,8 @@
 struct reader {
     struct rs_stacks b;
     char **names;
-    int nnames, named, has_events;
-    size_t room; /* b.stack's */
+    int named, has_events;
+    size_t room, names_room; /* b.stack's, names' */
     int (*take)(void *ctx, const struct rs_stacks *b);
     void *ctx;
 };
@@ -44,14 +44,21 @@ static int block(void *ctx, long pid, int nnames, uint64_t dropped)
     r->b.pid = pid;
     r->b.rank = -1;
     r->b.dropped = dropped;
-    r->names = calloc((size_t)nnames + 1, sizeof *r->names);
-    r->nnames = nnames;
-    return r->names ? 0 : -1;
+    (void)nnames; /* (the names array grows as they come: a head's count is not trusted) */
+    return 0;
 }
 
 static int name(void *ctx, const char *text)
 {
     struct reader *r = ctx;
+    if ((size_t)r->named == r->names_room) {
+        size_t room = r->names_room ? 2 * r->names_room : 256;
+        char **more = realloc(r->names, room * sizeof *more);
+        if (!more)
+            return -1;
+        r->names = more;
+        r->names_room = room;
+    }
     if (!(r->names[r->named] = strdup(text)))
         return -1;
     r->named++;
@@ -191,10 +198,14 @@ int rs_stacks_load(const char *path, int (*take)(void *ctx, const struct rs_stac
                    char *why, size_t whylen)
 {
     static const struct handover_kind kind = {
-        RS_STACKS_KIND, "stacks PID NAMES ITEMS DROPPED",
-        "an item (events\\tEVENT.. first, then counts, call_graph, note, rank, run_command, "
-        "run_start, run_host, metric or stack TID SAMPLES PARTS DEPTH W.. F..\\tWHERE)",
-        block, name, item, end};
+        RS_STACKS_KIND,
+        "stacks PID NAMES ITEMS DROPPED",
+        "an item (events first; counts, call_graph, note, rank, run_*, metric, "
+        "stack TID SAMPLES PARTS DEPTH W.. F..\\tWHERE)",
+        block,
+        name,
+        item,
+        end};
     struct reader *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(why, whylen, "%s: no memory to read it", path);

@@ -4,7 +4,7 @@
  * (.sample_RUNID_PID_execN.txt for an image it exec'd from), written under a temporary
  * name and renamed whole; papi_run merges every one of its run (run_sample_merge.c):
  *   stacks PID NAMES ITEMS DROPPED      DROPPED: its samples past its cap of distinct stacks
- *   n NAME                              its frames' names, once each (an inlined chain: a;b)
+ *   n NAME                              a name per distinct frame (an inlined chain: a;b)
  *   events\tEVENT[\tEVENT]...           the first item: the sampled event, the -e ones
  *   counts SAMPLES LOST CAP DROPPED_WEIGHT   samples, records lost, the cap, the dropped weight
  *   call_graph MODE\tREASON             fp, dwarf or none, and why
