@@ -23,6 +23,7 @@ papi_run's folder.
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -145,6 +146,29 @@ def older_files(papi_run, want, old, older):
     print("older files: merged, %s" % said[0])
 
 
+def cut_file(papi_run, out, old):
+    """A process's file cut short (its block's last lines never written) beside the run's:
+    one line names the file, the line and what is wrong, it is left out whole (the job
+    file is the run's), exit 0."""
+    files = sorted(glob.glob(os.path.join(old, ".sample_*.txt")))
+    run_id = job(out)[1]["run"]["id"]
+    cut = os.path.join(old, ".sample_%s_999999.txt" % run_id)
+    text = open(files[0]).read()
+    with open(cut, "w") as f:
+        f.write(text.replace("stacks %s " % text.split()[1], "stacks 999999 ", 1)[:len(text) // 2])
+    try:
+        rc, so, se = run([papi_run, "--merge", old])
+        said = [ln for ln in se.splitlines() if os.path.basename(cut) in ln]
+        if rc != 0 or len(said) != 1 or not re.search(r": line \d+: ", said[0]):
+            fail("papi_run --merge with a cut file: exit %d (want 0), stderr %r (want one line "
+                 "naming %s and its line)" % (rc, se, os.path.basename(cut)))
+        if job(old)[1] != job(out)[1]:
+            fail("papi_run --merge with a cut file: the job file is not the run's")
+        print("cut file: left out, %s" % said[0])
+    finally:
+        os.remove(cut)
+
+
 def case_tool(papi_run, prog, _papi_report, tmp):
     out, old = sampled(papi_run, prog, tmp)
     want = merge_same(papi_run, out, old, [old])
@@ -156,6 +180,7 @@ def case_tool(papi_run, prog, _papi_report, tmp):
     if not want["run"]["command"].endswith(" a\nb\\c"):
         fail("the run's command %r: not the program's arguments whole" % want["run"]["command"])
     older_files(papi_run, want, old, os.path.join(os.path.dirname(os.path.dirname(old)), "older"))
+    cut_file(papi_run, out, old)
     empty = os.path.join(tmp, "empty")
     os.makedirs(empty)
     refused(papi_run, ["--merge", os.path.join(tmp, "none")], ["no such folder", "none"], tmp)
