@@ -4,7 +4,7 @@
  * and its period or frequency, the call-graph mode, the frames named once, each thread's
  * distinct stacks with their counts, the drops) and .sample_RUNID_PID.txt, the same
  * stacks, counts and run header as a stacks block papi_run merges (run_sample_stacks.h,
- * written by handover_save). Both are written under a temporary name and renamed whole. */
+ * written by handover_print). Both are written under a temporary name and renamed whole. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -217,8 +217,10 @@ static char *head_items(const struct rs_config *c, const struct stack_table *t, 
     return text;
 }
 
-/* .sample_RUNID_PID.txt's stacks block (run_sample_stacks.h) into fd: 0, or -1. */
-static int write_block(int fd, const struct rs_config *c, const struct stack_table *t,
+/* .sample_RUNID_PID.txt's stacks block (run_sample_stacks.h) into f, the file's one block
+ * (handover_print: the file is renamed whole, so no copy of it is made in memory first):
+ * 0, or -1 when out of memory. */
+static int write_block(FILE *f, const struct rs_config *c, const struct stack_table *t,
                        struct frame_names *s, const long *idx, const char *note)
 {
     char *text = head_items(c, t, note);
@@ -233,8 +235,9 @@ static int write_block(int fd, const struct rs_config *c, const struct stack_tab
         for (char *l = strtok_r(text, "\n", &save); l && k < n; l = strtok_r(NULL, "\n", &save))
             head[k++] = l;
         struct block b = {t, s, idx, 1 + c->nread, head, k};
-        rc = handover_save(fd, RS_STACKS_KIND, (long)getpid(), (int)frame_names_count(s), k + t->n,
-                           t->dropped, block_name, block_item, &b);
+        handover_print(f, RS_STACKS_KIND, (long)getpid(), (int)frame_names_count(s), k + t->n,
+                       t->dropped, block_name, block_item, &b);
+        rc = 0;
     }
     free(head);
     free(text);
@@ -273,15 +276,13 @@ static int write_profile(const struct rs_config *c, struct stack_table *t, const
         for (int k = 0; k < 2; k++) {
             snprintf(final, sizeof final, k ? ".sample_%s_%s.txt" : "profile_%s_%s.json", c->id,
                      image);
-            int fd = k ? output_file_create(dirfd, final, tmp, sizeof tmp) : -1;
-            FILE *f = k ? NULL : open_new(dirfd, final, tmp, sizeof tmp);
-            if (k ? fd < 0 : !f) {
+            FILE *f = open_new(dirfd, final, tmp, sizeof tmp);
+            if (!f) {
                 ret = -1;
                 continue;
             }
-            int bad = k ? write_block(fd, c, t, s, idx, all) : write_json(f, c, t, s, idx, all);
-            if ((k ? close(fd) : fclose(f)) != 0 || bad ||
-                output_file_publish(dirfd, tmp, final) != 0) {
+            int bad = k ? write_block(f, c, t, s, idx, all) : write_json(f, c, t, s, idx, all);
+            if ((fclose(f) != 0) | bad || output_file_publish(dirfd, tmp, final) != 0) {
                 output_file_discard(dirfd, tmp);
                 ret = -1;
             }
