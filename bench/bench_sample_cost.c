@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "bench_timing.h"
+#include "run_sample_stacks.h"
 #include "run_sample.h"
 #include "run_sample_attr.h"
 
@@ -187,13 +188,22 @@ struct result {
     unsigned long long samples, lost;
 };
 
-/* papi_run's samples: "# pid P samples N lost L" of each .sample_*.txt in dir. */
+/* A process's samples and lost records (its stacks block's counts). */
+static int add_counts(void *ctx, const struct rs_stacks *b)
+{
+    struct result *r = ctx;
+    r->samples += b->samples;
+    r->lost += b->lost;
+    return 0;
+}
+
+/* papi_run's samples: the counts of each .sample_*.txt in dir (run_sample_stacks.h). */
 static void count_samples(const char *dir, struct result *r)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
     while (d && (e = readdir(d))) {
-        char path[8192], line[512];
+        char path[8192], why[512];
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -201,16 +211,9 @@ static void count_samples(const char *dir, struct result *r)
             count_samples(path, r);
             continue;
         }
-        FILE *f = strncmp(e->d_name, ".sample_", 8) == 0 ? fopen(path, "r") : NULL;
-        while (f && fgets(line, sizeof line, f)) {
-            unsigned long long s, l;
-            if (sscanf(line, "# pid %*d samples %llu lost %llu", &s, &l) == 2) {
-                r->samples += s;
-                r->lost += l;
-            }
-        }
-        if (f)
-            fclose(f);
+        if (strncmp(e->d_name, ".sample_", 8) == 0 &&
+            rs_stacks_load(path, add_counts, r, why, sizeof why) < 0)
+            fprintf(stderr, "bench_sample_cost: %s\n", why);
     }
     if (d)
         closedir(d);

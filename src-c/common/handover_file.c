@@ -37,6 +37,16 @@ const char *handover_strerror(int err)
     return strerror(err);
 }
 
+void handover_print(FILE *f, const char *kind, long pid, int nnames, size_t nitems,
+                    uint64_t dropped, handover_name_fn name, handover_item_fn item, const void *ctx)
+{
+    fprintf(f, "%s %ld %d %zu %" PRIu64 "\n", kind, pid, nnames, nitems, dropped);
+    for (int k = 0; k < nnames; k++)
+        fprintf(f, "n %s\n", name(ctx, k));
+    for (size_t i = 0; i < nitems; i++)
+        item(f, ctx, i);
+}
+
 int handover_save(int fd, const char *kind, long pid, int nnames, size_t nitems, uint64_t dropped,
                   handover_name_fn name, handover_item_fn item, const void *ctx)
 {
@@ -45,11 +55,7 @@ int handover_save(int fd, const char *kind, long pid, int nnames, size_t nitems,
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return -1;
-    fprintf(f, "%s %ld %d %zu %" PRIu64 "\n", kind, pid, nnames, nitems, dropped);
-    for (int k = 0; k < nnames; k++)
-        fprintf(f, "n %s\n", name(ctx, k));
-    for (size_t i = 0; i < nitems; i++)
-        item(f, ctx, i);
+    handover_print(f, kind, pid, nnames, nitems, dropped, name, item, ctx);
     int rc = fclose(f) != 0 ? -1 : 0;
     for (size_t done = 0; rc == 0 && done < len;) { /* one write but for a short one */
         ssize_t k = write(fd, text + done, len - done);

@@ -37,6 +37,12 @@ typedef void (*handover_item_fn)(FILE *f, const void *ctx, size_t i);
 TW_HIDDEN int handover_save(int fd, const char *kind, long pid, int nnames, size_t nitems,
                             uint64_t dropped, handover_name_fn name, handover_item_fn item,
                             const void *ctx);
+/* The same block printed into f (handover_save's text), for a kind whose every block is a
+ * file of its own, written under a temporary name and renamed whole (--sample's stacks,
+ * run_sample_stacks.h): no copy of a large block in memory first. */
+TW_HIDDEN void handover_print(FILE *f, const char *kind, long pid, int nnames, size_t nitems,
+                              uint64_t dropped, handover_name_fn name, handover_item_fn item,
+                              const void *ctx);
 
 /* A kind's reader: its head word, the forms said when a line is wrong, and its callbacks
  * (each 0, or -1 for a value it refuses): block at each head (pid is a process id, 1 to

@@ -1,5 +1,5 @@
 /* folded.c: flamegraph.pl's folded lines (folded.h). Frames may hold spaces (C++
- * signatures), so a line is read from its end: its last nw words are the weights. */
+ * signatures): a reader takes a line's weights from its end. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,22 +15,6 @@ void folded_line(FILE *f, const char *const *frame, size_t n, const uint64_t *w,
     for (int i = 0; i < nw; i++)
         fprintf(f, " %llu", (unsigned long long)w[i]);
     fputc('\n', f);
-}
-
-char *folded_parse(char *line, uint64_t *w, int nw)
-{
-    size_t len = strcspn(line, "\n");
-    line[len] = 0;
-    for (int i = nw - 1; i >= 0; i--) {
-        char *sp = strrchr(line, ' '), *end;
-        if (!sp || sp == line || sp[1] < '0' || sp[1] > '9')
-            return NULL;
-        w[i] = strtoull(sp + 1, &end, 10);
-        if (*end)
-            return NULL;
-        *sp = 0;
-    }
-    return line;
 }
 
 void folded_file_name(char *out, size_t len, const char *event, int first)

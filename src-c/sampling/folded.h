@@ -1,7 +1,7 @@
-/* folded.h: flamegraph.pl's folded lines, "root;...;leaf W1 [W2 ...]", written and read in
- * one place (folded.c): papi_run's processes write their stacks so with every weight
- * (.sample_RUNID_PID.txt), and papi_run's merge reads them back and writes the job's
- * profile.folded and profile.EVENT.folded with one weight each. */
+/* folded.h: flamegraph.pl's folded lines, "root;...;leaf W", written in one place
+ * (folded.c): papi_run's merge writes the job's profile.folded and profile.EVENT.folded
+ * with one weight each (its processes hand their stacks over as stacks blocks,
+ * src-c/utils/papi_run/run_sample_stacks.h, not as folded lines). */
 #ifndef PAPI_FOLDED_H
 #define PAPI_FOLDED_H
 
@@ -12,9 +12,6 @@
 /* One line: the n frames (root first) joined by ';', then the nw weights. */
 __attribute__((visibility("hidden"))) void folded_line(FILE *f, const char *const *frame, size_t n,
                                                        const uint64_t *w, int nw);
-/* A line's stack, its nw weights taken off its end into w (the line is cut there); NULL
- * when it does not end in nw weights after a non-empty stack. */
-__attribute__((visibility("hidden"))) char *folded_parse(char *line, uint64_t *w, int nw);
 /* The file of the first (sampled) event, profile.folded, or profile.EVENT.folded with
  * characters other than letters, digits, '.', '-' and '_' as '_'. */
 __attribute__((visibility("hidden"))) void folded_file_name(char *out, size_t len,

@@ -3,8 +3,9 @@ papi_run --merge as a run's are. papi_report reads a run's job_profile_RUNID.jso
 papi_run merges from the .sample_RUNID_PID.txt every sampled process leaves
 (run_sample_merge.c); a test that makes up processes' profile documents
 (schema/profile.schema.json) writes each as the lines its process would have left
-(sample_lines: the run header, events, counts, the -m metrics, every stack's thread,
-samples and places, then its folded line) and has papi_run --merge write the job file:
+(sample_lines: its stacks block, the hand-over form of run_sample_stacks.h: the frames'
+names, then the events, counts, run header, -m metrics and every stack's thread, samples,
+weights, frames and places) and has papi_run --merge write the job file:
 there is no second merge here.
 
 The one Python merge of profiles is an oracle: tests/run/check_sample_job.py's merged()
@@ -34,25 +35,28 @@ def _metric_line(m):
 
 
 def sample_lines(doc):
-    """The .sample_RUNID_PID.txt a process of profile doc would have left."""
+    """The .sample_RUNID_PID.txt a process of profile doc would have left: its stacks block
+    (src-c/utils/papi_run/run_sample_stacks.h), the frames' names once each."""
     run = doc["run"]
     rank = doc.get("rank")
-    out = ["# papi_run --sample 1", "# events\t" + "\t".join(doc["events"]),
-           "# pid %d samples %d lost %d dropped %d cap %d dropped_weight %d" % (
-               doc["pid"], doc.get("samples", 0), doc.get("lost_records", 0),
-               doc.get("dropped_samples", 0), doc.get("stack_cap", 0), doc.get("dropped_weight", 0)),
-           "# call_graph %s\t%s" % (doc.get("call_graph", "fp"), doc.get("call_graph_reason", ""))]
+    items = ["events\t" + "\t".join(doc["events"]),
+             "counts %d %d %d %d" % (doc.get("samples", 0), doc.get("lost_records", 0),
+                                     doc.get("stack_cap", 0), doc.get("dropped_weight", 0)),
+             "call_graph %s\t%s" % (doc.get("call_graph", "fp"), doc.get("call_graph_reason", ""))]
     if doc.get("notes"):
-        out.append("# note " + doc["notes"])
-    out.append("# rank %d" % (-1 if rank is None else rank))
+        items.append("note " + doc["notes"])
+    items.append("rank %d" % (-1 if rank is None else rank))
     for key in ("command", "start", "host"):
-        out.append("# run_%s %s" % (key, run.get(key, "").replace("\\", "\\\\").replace("\n", "\\n")))
-    out += ["# metric " + _metric_line(m) for m in doc.get("metrics", [])]
+        items.append("run_%s %s" % (key, run.get(key, "").replace("\\", "\\\\").replace("\n", "\\n")))
+    items += ["metric " + _metric_line(m) for m in doc.get("metrics", [])]
     for s in doc["stacks"]:
         frames = [doc["frames"][i] for i in s["frames"]]
-        out.append("# stack %d %d %d\t%s" % (s["tid"], s["samples"], len(frames[-1]["name"].split(";")),
-                                             ";".join(_place(f) for f in frames)))
-        out.append("%s %s" % (";".join(f["name"] for f in frames), " ".join(str(c) for c in s["counts"])))
+        items.append("stack %d %d %d %d %s %s\t%s" % (
+            s["tid"], s["samples"], len(frames[-1]["name"].split(";")), len(frames),
+            " ".join(str(c) for c in s["counts"]), " ".join(str(i) for i in s["frames"]),
+            ";".join(_place(f) for f in frames)))
+    out = ["stacks %d %d %d %d" % (doc["pid"], len(doc["frames"]), len(items), doc.get("dropped_samples", 0))]
+    out += ["n " + f["name"] for f in doc["frames"]] + items
     return "\n".join(out) + "\n"
 
 

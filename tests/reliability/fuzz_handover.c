@@ -1,6 +1,7 @@
 /* fuzz_handover: libFuzzer target for the readers of papi_run's hand-over files
  * (src-c/common/handover_file.h), every kind: the input's first byte picks the reader
- * (GPU operations, OpenMP slices, --per-thread's thread rows, the OpenMP tool's tables),
+ * (GPU operations, OpenMP slices, --per-thread's thread rows, the OpenMP tool's tables,
+ * --sample's stacks),
  * the rest is the file. Whatever the file holds, a reader keeps what it can and says why
  * it stops, under ASan and UBSan (any overflow, leak or trap is a finding). */
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 
 #include "run.h"
 #include "run_openmp.h"
+#include "run_sample_stacks.h"
 #include "run_threads.h"
 #include "trace_gpu_tracks.h"
 #include "trace_openmp.h"
@@ -19,6 +21,16 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char path[64];
+
+/* A stacks block's every string read (what the merge does with them). */
+static int take_stacks(void *ctx, const struct rs_stacks *b)
+{
+    size_t *n = ctx;
+    for (size_t k = 0; k < b->nstacks; k++)
+        *n += strlen(b->stack[k].names) + strlen(b->stack[k].where);
+    *n += (b->call_graph ? strlen(b->call_graph) : 0) + (b->note ? strlen(b->note) : 0);
+    return 0;
+}
 
 /* The input's file, at one name per fuzzing process. 0, or -1. */
 static int put_file(const uint8_t *data, size_t size)
@@ -38,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char why[512];
     if (size < 1 || put_file(data + 1, size - 1) != 0)
         return 0;
-    switch (data[0] % 4) {
+    switch (data[0] % 5) {
     case 0: {
         struct trace_gpu_ops g;
         memset(&g, 0, sizeof g);
@@ -54,8 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
     case 2: /* (the reader removes the file) */
-        free(run_threads_read(path, data[0] / 4 % (RUN_MAX_EVENTS + 1)));
+        free(run_threads_read(path, data[0] / 5 % (RUN_MAX_EVENTS + 1)));
         break;
+    case 4: {
+        size_t n = 0;
+        (void)rs_stacks_load(path, take_stacks, &n, why, sizeof why);
+        break;
+    }
     default: {
         static struct run_state s;
         memset(&s.omp, 0, sizeof s.omp);

@@ -53,6 +53,8 @@ def main():
         got = run(papi_run, prog, ["--sample", "perf::TASK-CLOCK"])
         if got:
             print("with --sample: FIFOs at %s" % [os.path.basename(f) for f in got[0]])
+            check("not a regular file" in got[1], "--sample: its FIFO not said as not a regular file: %r"
+                  % got[1])
     return verdict("check_run_fifos")
 
 

@@ -23,6 +23,7 @@ papi_run's folder.
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -108,21 +109,27 @@ def refused(papi_run, args, want, folder):
 
 def strip_header(old, older):
     """older: a copy of old as an older papi_run left it: no job file, no folded files, no
-    run header and metric lines in the .sample files."""
+    run header and metric items in the .sample files' stacks blocks (run_sample_stacks.h:
+    the head's ITEMS counts them)."""
     shutil.copytree(old, older)
     for f in glob.glob(os.path.join(older, "job_profile_*.json")) + glob.glob(os.path.join(older, "*.folded")):
         os.remove(f)
     for f in glob.glob(os.path.join(older, ".sample_*.txt")):
         lines = open(f).read().splitlines(True)
-        kept = [ln for ln in lines if not ln.startswith(("# run_", "# metric "))]
-        if len(lines) - len(kept) != 4:  # command, start, host, FAULTS_PER_MS
-            fail("%s: %d header lines, expected 4" % (f, len(lines) - len(kept)))
+        head = lines[0].split()
+        if len(head) != 5 or head[0] != "stacks" or len(lines) != 1 + int(head[2]) + int(head[3]):
+            fail("%s: not one stacks block: %r" % (f, lines[0]))
+        items = lines[1 + int(head[2]):]
+        kept = [ln for ln in items if not ln.startswith(("run_", "metric "))]
+        if len(items) - len(kept) != 4:  # command, start, host, FAULTS_PER_MS
+            fail("%s: %d header items, expected 4" % (f, len(items) - len(kept)))
+        head[3] = str(len(kept))
         with open(f, "w") as out:
-            out.writelines(kept)
+            out.writelines([" ".join(head) + "\n"] + lines[1:1 + int(head[2])] + kept)
 
 
 def older_files(papi_run, want, old, older):
-    """An older papi_run's .sample files (no "# run_..." and "# metric" lines) merged: exit
+    """An older papi_run's .sample files (no "run_..." and "metric" items) merged: exit
     0, one line saying what the job file lacks, the run's id, no metrics, the rest equal."""
     strip_header(old, older)
     rc, so, se = run([papi_run, "--merge", older])
@@ -139,6 +146,29 @@ def older_files(papi_run, want, old, older):
     print("older files: merged, %s" % said[0])
 
 
+def cut_file(papi_run, out, old):
+    """A process's file cut short (its block's last lines never written) beside the run's:
+    one line names the file, the line and what is wrong, it is left out whole (the job
+    file is the run's), exit 0."""
+    files = sorted(glob.glob(os.path.join(old, ".sample_*.txt")))
+    run_id = job(out)[1]["run"]["id"]
+    cut = os.path.join(old, ".sample_%s_999999.txt" % run_id)
+    text = open(files[0]).read()
+    with open(cut, "w") as f:
+        f.write(text.replace("stacks %s " % text.split()[1], "stacks 999999 ", 1)[:len(text) // 2])
+    try:
+        rc, so, se = run([papi_run, "--merge", old])
+        said = [ln for ln in se.splitlines() if os.path.basename(cut) in ln]
+        if rc != 0 or len(said) != 1 or not re.search(r": line \d+: ", said[0]):
+            fail("papi_run --merge with a cut file: exit %d (want 0), stderr %r (want one line "
+                 "naming %s and its line)" % (rc, se, os.path.basename(cut)))
+        if job(old)[1] != job(out)[1]:
+            fail("papi_run --merge with a cut file: the job file is not the run's")
+        print("cut file: left out, %s" % said[0])
+    finally:
+        os.remove(cut)
+
+
 def case_tool(papi_run, prog, _papi_report, tmp):
     out, old = sampled(papi_run, prog, tmp)
     want = merge_same(papi_run, out, old, [old])
@@ -150,6 +180,7 @@ def case_tool(papi_run, prog, _papi_report, tmp):
     if not want["run"]["command"].endswith(" a\nb\\c"):
         fail("the run's command %r: not the program's arguments whole" % want["run"]["command"])
     older_files(papi_run, want, old, os.path.join(os.path.dirname(os.path.dirname(old)), "older"))
+    cut_file(papi_run, out, old)
     empty = os.path.join(tmp, "empty")
     os.makedirs(empty)
     refused(papi_run, ["--merge", os.path.join(tmp, "none")], ["no such folder", "none"], tmp)

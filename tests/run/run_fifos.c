@@ -1,8 +1,8 @@
 /* run_fifos: puts a FIFO at every name papi_run hands over by (issue 69, N5): the
  * hand-over files of the per-thread rows (PAPI_RUN_THREADS_FILE), the OpenMP tables
  * (PAPI_RUN_OMPT_TABLE_FILE), the OpenMP and GPU traces (PAPI_RUN_OMPT_TRACE_FILE,
- * PAPI_RUN_GPU_TRACE_FILE) and a process's profile (.sample_RUNID_1.txt in
- * PAPI_RUN_SAMPLE_DIR), those papi_run gave it; prints "fifo NAME" for each, runs an
+ * PAPI_RUN_GPU_TRACE_FILE) and a process's stacks block (.sample_RUNID_1.txt in
+ * PAPI_RUN_SAMPLE_DIR, run_sample_stacks.h), those papi_run gave it; prints "fifo NAME" for each, runs an
  * OpenMP parallel region where built with OpenMP, exits 0. Before, papi_run (or the
  * program's own preloaded writer at its exit) waited for ever in an open of one. */
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* run_merge_dir.c: papi_run --merge DIR [--run ID]. An output folder's processes'
- * profiles (.sample_RUNID_PID.txt, left by every process of a --sample run) merged by
+ * profiles (.sample_RUNID_PID.txt, the stacks block every process of a --sample run
+ * leaves, run_sample_stacks.h) merged by
  * run_sample_merge, the end of a run's own merge, under its lock: job_profile_RUNID.json
  * and the folded files, for a folder an older papi_run left without the job file.
  * The job's "run" header and -m metrics are read from those files too (run_sample_header.c:

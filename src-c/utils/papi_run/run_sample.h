@@ -5,8 +5,8 @@
  * itself with a perf event group of its own (the sampled event leads, the -e events are read at each sample) into
  * an mmap ring; one drain thread per process empties the rings into a bounded table of
  * distinct stacks; at exit the addresses are named with libdw and the process writes its
- * profile (profile.schema.json) and the lines papi_run merges (.sample_ID_PID.txt:
- * "frame;frame weight v1 .. vn" per stack, root first: src-c/sampling/folded.h). */
+ * profile (profile.schema.json) and the stacks block papi_run merges (.sample_ID_PID.txt:
+ * run_sample_stacks.h). */
 #ifndef RUN_SAMPLE_H
 #define RUN_SAMPLE_H
 
@@ -75,7 +75,7 @@ struct rs_ring {
  * c's group sampled with callchain (RS_CG_), as each thread opens it. */
 struct perf_event_attr;
 
-/* run_sample_header.c (also in papi_run, for its merge): the lines of .sample_RUNID_PID.txt
+/* run_sample_header.c (also in papi_run, for its merge): the items of .sample_RUNID_PID.txt
  * that carry the job file's "run" (papi_run's command, start and host) and -m metrics. */
 enum { RS_RUN_COMMAND, RS_RUN_START, RS_RUN_HOST, RS_HEADER_KEYS };
 struct rs_header {

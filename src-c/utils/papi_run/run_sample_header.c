@@ -1,12 +1,12 @@
-/* run_sample_header.c (in libpapi_run_sample.so and papi_run): the lines of a process's
- * .sample_RUNID_PID.txt that carry what the job file's head needs, its "run" and -m
- * "metrics", written by the process (run_sample_profile.c) and read back by papi_run's
- * merge (run_sample_merge.c), so that papi_run --merge DIR writes the head the run's own
- * merge wrote. One key per line:
- *   # run_command COMMAND   papi_run's (PAPI_RUN_SAMPLE_RUN), '\' and newline as \\ and \n
- *   # run_start START
- *   # run_host HOST
- *   # metric NAME\tUNIT\tFORMULA[\tEVENT\tPLACE]...   one line per -m metric, as
+/* run_sample_header.c (in libpapi_run_sample.so and papi_run): the items of a process's
+ * stacks block (run_sample_stacks.h) that carry what the job file's head needs, its "run"
+ * and -m "metrics", written by the process (run_sample_profile.c) and read back by
+ * papi_run's merge (run_sample_stacks.c), so that papi_run --merge DIR writes the head the
+ * run's own merge wrote. One key per line:
+ *   run_command COMMAND   papi_run's (PAPI_RUN_SAMPLE_RUN), '\' and newline as \\ and \n
+ *   run_start START
+ *   run_host HOST
+ *   metric NAME\tUNIT\tFORMULA[\tEVENT\tPLACE]...   one line per -m metric, as
  *                           PAPI_RUN_SAMPLE_METRICS has it */
 #include <stdio.h>
 #include <string.h>
@@ -14,9 +14,8 @@
 #include "run_sample.h"
 #include "run_sample_header.h"
 
-static const char *const keys[RS_HEADER_KEYS] = {[RS_RUN_COMMAND] = "# run_command ",
-                                                 [RS_RUN_START] = "# run_start ",
-                                                 [RS_RUN_HOST] = "# run_host "};
+static const char *const keys[RS_HEADER_KEYS] = {
+    [RS_RUN_COMMAND] = "run_command ", [RS_RUN_START] = "run_start ", [RS_RUN_HOST] = "run_host "};
 
 /* s on one line: '\' and newline escaped. */
 static void put_escaped(FILE *f, const char *s, size_t n)
@@ -47,7 +46,7 @@ void rs_header_write(FILE *f, const char *run, const char *metrics)
     for (const char *m = metrics ? metrics : ""; *m;) {
         size_t n = strcspn(m, "\n");
         if (n)
-            fprintf(f, "# metric %.*s\n", (int)n, m);
+            fprintf(f, "metric %.*s\n", (int)n, m);
         m += n + (m[n] != 0);
     }
 }
@@ -69,11 +68,11 @@ int rs_header_read(const char *line, struct rs_header *h)
             h->has |= 1 << k;
             return 1;
         }
-    if (strncmp(line, "# metric ", 9) != 0)
+    if (strncmp(line, "metric ", 7) != 0)
         return 0;
-    size_t n = strlen(h->metrics), len = strcspn(line + 9, "\n");
+    size_t n = strlen(h->metrics), len = strcspn(line + 7, "\n");
     if (n + len + 2 < sizeof h->metrics) /* (a metric that does not fit is left out whole) */
         snprintf(h->metrics + n, sizeof h->metrics - n, "%s%.*s", n ? "\n" : "", (int)len,
-                 line + 9);
+                 line + 7);
     return 1;
 }

@@ -1,14 +1,14 @@
-/* run_sample_header.h: the run and metric lines of .sample_RUNID_PID.txt (run_sample_header.c). */
+/* run_sample_header.h: the run and metric items of a stacks block (run_sample_header.c). */
 #ifndef RUN_SAMPLE_HEADER_H
 #define RUN_SAMPLE_HEADER_H
 
 #include <stdio.h>
 #include "run_sample.h"
 
-/* The lines of run (PAPI_RUN_SAMPLE_RUN: "START\tHOST\tCOMMAND"; none when NULL or not so)
+/* The item lines of run (PAPI_RUN_SAMPLE_RUN: "START\tHOST\tCOMMAND"; none when NULL or not so)
  * and of metrics (PAPI_RUN_SAMPLE_METRICS; may be NULL). */
 RS_HIDDEN void rs_header_write(FILE *f, const char *run, const char *metrics);
-/* 1 when line is one of those lines (its value read into h), else 0. */
+/* 1 when line is one of those items (its value read into h), else 0. */
 RS_HIDDEN int rs_header_read(const char *line, struct rs_header *h);
 
 #endif

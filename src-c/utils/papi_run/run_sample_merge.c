@@ -1,6 +1,6 @@
 /* run_sample_merge.c: the profiles of one run merged (run_sample_opts.h). Each process
  * of the program (each rank under mpirun) leaves .sample_RUNID_PID.txt in the output
- * directory; papi_run, once its program has ended, merges every one of its run under an
+ * directory (its stacks block, run_sample_stacks.h); papi_run, once its program has ended, merges every one of its run under an
  * exclusive flock on .profile.lock, so the papi_run of the last rank to end writes the
  * whole job's profile.folded and job_profile_RUNID.json, the job's profile papi_report
  * reads (the one merge of the job; papi_run --merge DIR, run_merge_dir.c, runs it again on
@@ -27,9 +27,9 @@
 #include "profile_writer.h"
 #include "run_identity.h"
 #include "run_options.h"
-#include "run_sample_header.h"
 #include "run_sample_merge.h"
 #include "run_sample_metric.h"
+#include "run_sample_stacks.h"
 
 #define TOP_FUNCTIONS    10
 #define RS_JOB_PROCESSES 4096 /* processes the job's profile lists */
@@ -54,15 +54,10 @@ struct map {
 
 static struct map stacks, funcs;
 /* The job's profile (run_sample_job.c): stacks by names and places, each thread's
- * functions, the processes; the stack line's head ("# stack", run_sample_profile.c). */
+ * functions, the processes. */
 static struct map placed, threads;
 static struct rs_job_process procs[RS_JOB_PROCESSES];
 static int nprocs;
-static struct {
-    int tid, parts, set;
-    unsigned long long samples;
-    char *where;
-} head;
 static char events[1 + RS_MAX_READ][RS_NAME_LEN];
 static int nw, nfiles;
 static uint64_t total[1 + RS_MAX_READ], samples, lost, dropped, dropped_weight;
@@ -70,9 +65,9 @@ static size_t stack_cap; /* the processes' cap of distinct stacks */
 static char notes[1024];
 static char graphs[2048]; /* the processes' distinct "MODE\tREASON" lines (call_graph) */
 static int offline;       /* papi_run --merge: no launcher's job around this papi_run */
-/* The file being read's run header and -m metrics lines, and those the job file takes
- * with --merge: the papi_run that started first (run_sample_header.c). */
-static struct rs_header file_head, job_head;
+/* The run header and -m metrics the job file takes with --merge: the papi_run that
+ * started first (run_sample_header.c). */
+static struct rs_header job_head;
 #define RS_HEAD_WHOLE ((1 << RS_HEADER_KEYS) - 1)
 
 static size_t hash_str(const char *s)
@@ -125,23 +120,15 @@ static void add_graph(const char *text)
         snprintf(graphs + n, sizeof graphs - n, "%s%s", n ? "\n" : "", text);
 }
 
-/* The "# events" line: the first file's names; a file with others is skipped. */
-static int check_events(char *line)
+/* A block's events: the first file's names; a file with others is skipped. */
+static int check_events(const struct rs_stacks *b)
 {
-    char names[1 + RS_MAX_READ][RS_NAME_LEN];
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(line + 8, "\t\n", &save); t && n <= RS_MAX_READ;
-         t = strtok_r(NULL, "\t\n", &save))
-        snprintf(names[n++], RS_NAME_LEN, "%s", t);
-    if (n == 0)
-        return -1;
     if (nfiles == 0) {
-        memcpy(events, names, sizeof names);
-        nw = n;
+        memcpy(events, b->events, sizeof events);
+        nw = b->nw;
         return 0;
     }
-    return n == nw && memcmp(events, names, (size_t)n * RS_NAME_LEN) == 0 ? 0 : -1;
+    return b->nw == nw && memcmp(events, b->events, (size_t)nw * RS_NAME_LEN) == 0 ? 0 : -1;
 }
 
 /* The leaf frame's names: the last parts of stack's (an inlined chain is several). */
@@ -161,29 +148,27 @@ static void add_item(struct item *it, const uint64_t *w, uint64_t n)
         it->samples += n;
 }
 
-/* The stack's thread and places (its "# stack" head) into the job's tables. */
-static void add_placed(const char *stack, const uint64_t *w)
+/* The stack's thread and places into the job's tables. */
+static void add_placed(const struct rs_stacks_stack *st)
 {
     const struct rs_job_process *pr = &procs[nprocs - 1];
     char *key = NULL; /* as long as the stack (128 frames of C++ names): never cut */
-    if (asprintf(&key, "%s\t%s", stack, head.where) >= 0)
-        add_item(find(&placed, key, strlen(key)), w, head.samples);
+    if (asprintf(&key, "%s\t%s", st->names, st->where) >= 0)
+        add_item(find(&placed, key, strlen(key)), st->w, st->samples);
     free(key);
     key = NULL;
-    if (asprintf(&key, "%d\t%ld\t%d\t%s", pr->rank, pr->pid, head.tid,
-                 leaf_frame(stack, head.parts)) >= 0)
-        add_item(find(&threads, key, strlen(key)), w, head.samples);
+    if (asprintf(&key, "%d\t%ld\t%d\t%s", pr->rank, pr->pid, st->tid,
+                 leaf_frame(st->names, st->parts)) >= 0)
+        add_item(find(&threads, key, strlen(key)), st->w, st->samples);
     free(key);
 }
 
-static void add_line(char *line)
+static void add_stack(const struct rs_stacks_stack *st)
 {
-    uint64_t w[1 + RS_MAX_READ];
-    char *stack = folded_parse(line, w, nw);
-    if (!stack)
-        return;
+    const char *stack = st->names;
+    const uint64_t *w = st->w;
     size_t len = strlen(stack);
-    char *leaf = strrchr(stack, ';');
+    const char *leaf = strrchr(stack, ';');
     leaf = leaf ? leaf + 1 : stack;
     struct item *s = find(&stacks, stack, len),
                 *f = find(&funcs, leaf, len - (size_t)(leaf - stack));
@@ -192,23 +177,11 @@ static void add_line(char *line)
         f->w[i] += w[i];
         total[i] += w[i];
     }
-    if (head.set && nprocs > 0)
-        add_placed(stack, w);
-    head.set = 0;
+    if (nprocs > 0)
+        add_placed(st);
 }
 
-/* "# stack TID SAMPLES PARTS\tWHERE": the next folded line's thread, samples and places. */
-static void read_head(char *line)
-{
-    char *tab = strchr(line, '\t');
-    line[strcspn(line, "\n")] = 0;
-    free(head.where);
-    head.where = tab ? strdup(tab + 1) : NULL;
-    head.set = head.where &&
-               sscanf(line, "# stack %d %llu %d", &head.tid, &head.samples, &head.parts) == 3;
-}
-
-/* "# pid ..." opens a process of the job file (its rank on the "# rank" line after). */
+/* A block opens a process of the job file. */
 static void add_process(long pid, unsigned long long sm, unsigned long long lo,
                         unsigned long long dr, unsigned long long dw)
 {
@@ -219,62 +192,42 @@ static void add_process(long pid, unsigned long long sm, unsigned long long lo,
     procs[nprocs++] = (struct rs_job_process){pid, -1, sm, lo, dr, dw};
 }
 
-static void read_file(int dirfd, const char *name)
+/* One process's block (rs_stacks_load's take) into the job's tables. */
+static int take_block(void *ctx, const struct rs_stacks *b)
 {
-    int fd = handover_open(dirfd, name, O_RDONLY, 0); /* a FIFO there: not waited for */
-    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-    if (!f) {
-        if (fd >= 0)
-            close(fd);
-        return;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    int ok = 0;
-    memset(&file_head, 0, sizeof file_head);
-    while (getline(&line, &cap, f) > 0) {
-        unsigned long long sm, lo, dr, dw = 0;
-        size_t cp = 0;
-        long pid = 0;
-        int rank;
-        if (strncmp(line, "# events\t", 9) == 0) {
-            if (check_events(line) != 0)
-                break;
-            ok = 1;
-        } else if (sscanf(
-                       line,
-                       "# pid %ld samples %llu lost %llu dropped %llu cap %zu dropped_weight %llu",
-                       &pid, &sm, &lo, &dr, &cp, &dw) >= 4) {
-            if (ok)
-                add_process(pid, sm, lo, dr, dw);
-            samples += sm;
-            lost += lo;
-            dropped += dr;
-            dropped_weight += dw;
-            stack_cap = cp;
-        } else if (strncmp(line, "# call_graph ", 13) == 0) {
-            line[strcspn(line, "\n")] = 0;
-            add_graph(line + 13);
-        } else if (sscanf(line, "# rank %d", &rank) == 1 && ok && nprocs > 0) {
-            procs[nprocs - 1].rank = rank;
-        } else if (strncmp(line, "# stack ", 8) == 0) {
-            read_head(line);
-        } else if (rs_header_read(line, &file_head)) {
-            continue;
-        } else if (strncmp(line, "# note ", 7) == 0) {
-            line[strcspn(line, "\n")] = 0;
-            add_note(line + 7);
-        } else if (ok && line[0] != '#') {
-            add_line(line);
-        }
-    }
-    nfiles += ok;
-    free(line);
-    fclose(f);
-    if (ok && file_head.has == RS_HEAD_WHOLE &&
+    (void)ctx;
+    if (check_events(b) != 0)
+        return 0;
+    add_process(b->pid, b->samples, b->lost, b->dropped, b->dropped_weight);
+    samples += b->samples;
+    lost += b->lost;
+    dropped += b->dropped;
+    dropped_weight += b->dropped_weight;
+    stack_cap = b->cap;
+    if (b->call_graph)
+        add_graph(b->call_graph);
+    if (b->note)
+        add_note(b->note);
+    if (nprocs > 0)
+        procs[nprocs - 1].rank = b->rank;
+    for (size_t k = 0; k < b->nstacks; k++)
+        add_stack(&b->stack[k]);
+    nfiles++;
+    if (b->head.has == RS_HEAD_WHOLE &&
         (job_head.has != RS_HEAD_WHOLE ||
-         strcmp(file_head.value[RS_RUN_START], job_head.value[RS_RUN_START]) < 0))
-        memcpy(&job_head, &file_head, sizeof job_head);
+         strcmp(b->head.value[RS_RUN_START], job_head.value[RS_RUN_START]) < 0))
+        memcpy(&job_head, &b->head, sizeof job_head);
+    return 0;
+}
+
+/* A process's file (a FIFO there: not waited for, handover_open); one that is not a whole
+ * stacks block is said and left out. */
+static void read_file(const struct run_state *s, const char *name)
+{
+    char path[sizeof s->dir + 256], why[512];
+    snprintf(path, sizeof path, "%s/%s", s->dir, name);
+    if (rs_stacks_load(path, take_block, NULL, why, sizeof why) < 0)
+        fprintf(stderr, "papi_run: --sample: %s: its profile left out\n", why);
 }
 
 /* --merge: the run's command, start and host and the -m metrics from the processes'
@@ -519,7 +472,7 @@ int run_sample_merge(struct run_state *s)
             size_t n = strlen(e->d_name);
             if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n > 4 &&
                 strcmp(e->d_name + n - 4, ".txt") == 0)
-                read_file(s->dirfd, e->d_name);
+                read_file(s, e->d_name);
         }
         closedir(d);
     } else if (fd >= 0) {

@@ -3,9 +3,8 @@
  * schema/profile.schema.json: the run header, the sampled event
  * and its period or frequency, the call-graph mode, the frames named once, each thread's
  * distinct stacks with their counts, the drops) and .sample_RUNID_PID.txt, the same
- * stacks as folded lines papi_run merges ("root;..;leaf w0 w1 .. wn", folded.h; each after
- * a "# stack" head with its thread, samples and places, for the job's profile). Both are
- * written under a temporary name and renamed whole. */
+ * stacks, counts and run header as a stacks block papi_run merges (run_sample_stacks.h,
+ * written by handover_print). Both are written under a temporary name and renamed whole. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -17,7 +16,7 @@
 #include <unistd.h>
 
 #include "env.h"
-#include "folded.h"
+#include "handover_file.h"
 #include "json_writer.h"
 #include "output_file.h"
 #include "profile_writer.h"
@@ -25,6 +24,7 @@
 #include "run_sample.h"
 #include "run_sample_header.h"
 #include "run_sample_profile.h"
+#include "run_sample_stacks.h"
 
 static FILE *open_new(int dirfd, const char *final, char *tmp, size_t len)
 {
@@ -131,21 +131,36 @@ static int write_json(FILE *f, const struct rs_config *c, const struct stack_tab
     return jw_finish(&w);
 }
 
-/* "# stack TID SAMPLES PARTS\tWHERE" before a stack's folded line, for the job's profile
- * (run_sample_merge.c): its thread and samples, how many of the line's names its leaf
- * frame holds (code inlined into it: main;inlined_work), and each name's place, ';'
- * between them as between the names: "" for the outer names of an inlined chain and where
- * debug information has none, else file:line. */
-static void stack_head(FILE *f, const struct stack_entry *st, struct frame_names *s,
-                       const long *idx)
+/* What the stacks block's items are written from (handover_save's ctx). */
+struct block {
+    const struct stack_table *t;
+    struct frame_names *s;
+    const long *idx;
+    int nw;
+    char **head; /* the items before the stacks, one line each */
+    size_t nhead;
+};
+
+/* A stack's item (run_sample_stacks.h): its thread, samples, how many of the leaf name's
+ * parts its leaf frame holds (code inlined into it: main;inlined_work), its weights and
+ * names, then each name's place, ';' between them as between the names' parts: "" for the
+ * outer names of an inlined chain and where debug information has none, else file:line. */
+static void stack_item(FILE *f, const struct block *b, const struct stack_entry *st)
 {
-    const struct frame_name *leaf = frame_names_get(s, (size_t)idx[st->first + st->depth - 1]);
+    const long *idx = b->idx + st->first;
+    const struct frame_name *leaf = frame_names_get(b->s, (size_t)idx[st->depth - 1]);
     int parts = 1;
     for (const char *p = leaf->name; (p = strchr(p, ';')) != NULL; p++)
         parts++;
-    fprintf(f, "# stack %d %llu %d\t", st->tid, (unsigned long long)st->samples, parts);
+    fprintf(f, "stack %d %llu %d %u", st->tid, (unsigned long long)st->samples, parts,
+            (unsigned)st->depth);
+    for (int i = 0; i < b->nw; i++)
+        fprintf(f, " %llu", (unsigned long long)st->weight[i]);
+    for (uint32_t d = 0; d < st->depth; d++)
+        fprintf(f, " %ld", idx[d]);
+    fputc('\t', f);
     for (uint32_t d = 0; d < st->depth; d++) {
-        const struct frame_name *fr = frame_names_get(s, (size_t)idx[st->first + d]);
+        const struct frame_name *fr = frame_names_get(b->s, (size_t)idx[d]);
         for (const char *p = fr->name; (p = strchr(p, ';')) != NULL; p++)
             fputc(';', f);
         if (fr->file)
@@ -156,36 +171,77 @@ static void stack_head(FILE *f, const struct stack_entry *st, struct frame_names
     fputc('\n', f);
 }
 
-/* .sample_RUNID_PID.txt: the run's events and this process's counts as "# " lines, papi_run's
- * run header and the -m metrics (run_sample_header.c), then its stacks as folded lines with
- * every weight (folded.h), for papi_run's merge. */
-static void write_lines(FILE *f, const struct rs_config *c, const struct stack_table *t,
-                        struct frame_names *s, const long *idx, const char *note)
+static const char *block_name(const void *ctx, int k)
 {
-    fprintf(f, "# papi_run --sample 1\n# events");
+    const struct block *b = ctx;
+    return frame_names_get(b->s, (size_t)k)->name;
+}
+
+static void block_item(FILE *f, const void *ctx, size_t i)
+{
+    const struct block *b = ctx;
+    if (i < b->nhead)
+        fprintf(f, "%s\n", b->head[i]);
+    else
+        stack_item(f, b, &b->t->stack[i - b->nhead]);
+}
+
+/* The items before the stacks: the run's events, this process's counts, call graph, note
+ * and rank, papi_run's run header and the -m metrics (run_sample_header.c), in text. */
+static char *head_items(const struct rs_config *c, const struct stack_table *t, const char *note)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "events");
     for (int i = 0; i <= c->nread; i++)
         fprintf(f, "\t%s", c->name[i]);
-    fprintf(f, "\n# pid %ld samples %llu lost %llu dropped %llu cap %zu dropped_weight %llu\n",
-            (long)getpid(), (unsigned long long)t->samples, (unsigned long long)t->lost,
-            (unsigned long long)t->dropped, t->cap, (unsigned long long)t->dropped_weight);
-    fprintf(f, "# call_graph %s\t%s\n",
+    fprintf(f, "\ncounts %llu %llu %zu %llu\n", (unsigned long long)t->samples,
+            (unsigned long long)t->lost, t->cap, (unsigned long long)t->dropped_weight);
+    fprintf(f, "call_graph %s\t%s\n",
             c->callchain == RS_CG_DWARF ? "dwarf"
             : c->callchain              ? "fp"
                                         : "none",
             c->cg_reason);
     if (note[0])
-        fprintf(f, "# note %s\n", note);
+        fprintf(f, "note %s\n", note);
     const char *source;
-    fprintf(f, "# rank %d\n", run_launcher_rank(&source));
+    fprintf(f, "rank %d\n", run_launcher_rank(&source));
     rs_header_write(f, env_get("PAPI_RUN_SAMPLE_RUN"), env_get("PAPI_RUN_SAMPLE_METRICS"));
-    const char *names[STACK_TABLE_DEPTH];
-    for (size_t k = 0; k < t->n; k++) {
-        const struct stack_entry *st = &t->stack[k];
-        for (uint32_t d = 0; d < st->depth; d++)
-            names[d] = frame_names_get(s, (size_t)idx[st->first + d])->name;
-        stack_head(f, st, s, idx);
-        folded_line(f, names, st->depth, st->weight, 1 + c->nread);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
     }
+    return text;
+}
+
+/* .sample_RUNID_PID.txt's stacks block (run_sample_stacks.h) into f, the file's one block
+ * (handover_print: the file is renamed whole, so no copy of it is made in memory first):
+ * 0, or -1 when out of memory. */
+static int write_block(FILE *f, const struct rs_config *c, const struct stack_table *t,
+                       struct frame_names *s, const long *idx, const char *note)
+{
+    char *text = head_items(c, t, note);
+    size_t n = 0;
+    for (const char *p = text; p && (p = strchr(p, '\n')) != NULL; p++)
+        n++;
+    char **head = text ? malloc((n + 1) * sizeof *head) : NULL;
+    int rc = -1;
+    if (head) {
+        char *save = NULL;
+        size_t k = 0;
+        for (char *l = strtok_r(text, "\n", &save); l && k < n; l = strtok_r(NULL, "\n", &save))
+            head[k++] = l;
+        struct block b = {t, s, idx, 1 + c->nread, head, k};
+        handover_print(f, RS_STACKS_KIND, (long)getpid(), (int)frame_names_count(s), k + t->n,
+                       t->dropped, block_name, block_item, &b);
+        rc = 0;
+    }
+    free(head);
+    free(text);
+    return rc;
 }
 
 /* The files' names' end: "PID", or before an exec "PID_execN", the first N no earlier image
@@ -225,11 +281,7 @@ static int write_profile(const struct rs_config *c, struct stack_table *t, const
                 ret = -1;
                 continue;
             }
-            int bad = 0;
-            if (k)
-                write_lines(f, c, t, s, idx, all);
-            else
-                bad = write_json(f, c, t, s, idx, all);
+            int bad = k ? write_block(f, c, t, s, idx, all) : write_json(f, c, t, s, idx, all);
             if ((fclose(f) != 0) | bad || output_file_publish(dirfd, tmp, final) != 0) {
                 output_file_discard(dirfd, tmp);
                 ret = -1;
