@@ -1,5 +1,5 @@
-"""The job's profile of an output folder an older papi_run left without
-job_profile_RUNID.json: papi_run --merge DIR --run RUNID writes it there from the
+"""The job's profile of an output folder left without job_profile_RUNID.json (its
+papi_run killed before its merge): papi_run --merge DIR --run RUNID writes it there from the
 processes' files, by the same merge as the end of a run (run_sample_merge.c), the only
 one there is. papi_run is the one installed beside papi_report (PREFIX/bin, the package
 being PREFIX/share/papi/python/papi_report), else the first on PATH."""

@@ -7,10 +7,10 @@ lines), copied while they are still the run's (copy_folded), and a table of the
 functions by their self share, with the spread over ranks (min, mean, max and the rank of
 the max) when there are several, and each -m metric of the function's own summed counts
 (profile_metrics: a ratio of sums), with ranks also its spread over the ranks that sampled
-the function (each rank's metric of its own counts of the function). Output folders of an
-older papi_run have only the processes' profile_RUNID_PID.json (schema/profile.schema.json)
-and .sample_RUNID_PID.txt: papi_run --merge writes their job file (papi_run_merge.py), no
-merge is done here. Each file is checked against its schema on load."""
+the function (each rank's metric of its own counts of the function). An output folder
+whose papi_run was killed before its merge has only the processes' profile_RUNID_PID.json
+(schema/profile.schema.json) and .sample_RUNID_PID.txt: papi_run --merge writes its job
+file (papi_run_merge.py), no merge is done here. Each file is checked against its schema on load."""
 import csv
 import glob
 import os
@@ -121,9 +121,9 @@ def load(files, run=None):
         job = jobs[0]
         job["_path"] = next(f for f, d in docs if d is job)  # its folded files lie beside it
         return job
-    # Output folders of papi_run before it wrote job_profile_RUNID.json (papi-compat 1.0.0
-    # as of main 768cc1e and earlier) hold only the processes' files: papi_run --merge
-    # writes the job file beside them (None, said once, where it cannot).
+    # A folder whose papi_run was killed before its merge holds only the processes' files:
+    # papi_run --merge writes the job file beside them (None, said once, where it cannot:
+    # also a papi-compat 1.0.0 folder, whose line-form files it no longer reads).
     for folder in sorted({os.path.dirname(f) for f, d in docs if d["kind"] == "profile"}):
         path = papi_run_merge.merged(folder, run)
         job = _checked(path) if path else None
