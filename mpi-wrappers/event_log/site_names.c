@@ -39,6 +39,17 @@ static int slot_of(uint64_t site)
     return -1;
 }
 
+/* The bytes of s that fit in cap - 1, cut back to a character's start (a name cut inside
+ * a UTF-8 sequence would make the line unreadable as JSON text). */
+static size_t fit(const char *s, size_t cap)
+{
+    size_t len = strnlen(s, cap - 1);
+    if (s[len])
+        while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+            len--;
+    return len;
+}
+
 /* "file:line" (the file's last component, as the report's call sites), or the function
  * where there is no line table; "" when neither is known. */
 static void name_of(const struct pmpi_where *w, char *out)
@@ -51,14 +62,14 @@ static void name_of(const struct pmpi_where *w, char *out)
         int n = 0;
         for (int v = w->line; v > 0 && n < 15; v /= 10)
             line[n++] = (char)('0' + v % 10);
-        size_t len = strnlen(file, SITE_NAME - 18);
+        size_t len = fit(file, SITE_NAME - 17);
         memcpy(out, file, len);
         out[len++] = ':';
         while (n > 0)
             out[len++] = line[--n];
         out[len] = 0;
     } else if (strcmp(w->function, "??") != 0) {
-        size_t len = strnlen(w->function, SITE_NAME - 1);
+        size_t len = fit(w->function, SITE_NAME);
         memcpy(out, w->function, len);
         out[len] = 0;
     }
