@@ -24,6 +24,7 @@
 #include "record.h"
 #include "region_state.h"
 #include "run_events.h"
+#include "site_names.h"
 #include "pmpi_identity.h"
 #include "state.h"
 #include "text_buffer.h"
@@ -126,9 +127,10 @@ static void record_text(struct jw *w, const struct pmpi_event *e, int kind, doub
     jw_arr_end(w);
 }
 
-/* One line from record lo on (at most hi); returns the record after the last written. */
+/* One line from record lo on (at most hi), with the names learnt (names: the file's
+ * lock held, site_names.h); returns the record after the last written. */
 static long long line_text(struct tbuf *t, const char *reason, long long lo, long long hi,
-                           double npt, long long claimed)
+                           double npt, long long claimed, int names)
 {
     struct jw w;
     tb_jw(&w, t);
@@ -145,6 +147,8 @@ static long long line_text(struct tbuf *t, const char *reason, long long lo, lon
     jw_int(&w, "capacity", pmpi_log.cap);
     jw_int(&w, "dropped", claimed > pmpi_log.cap ? claimed - pmpi_log.cap : 0);
     jw_int(&w, "first", lo);
+    if (names)
+        pmpi_site_names_put(&w); /* bounded: the records keep most of the line */
     jw_arr_begin(&w, "records");
     long long i = lo;
     for (; i < hi && t->len + RECORD_ROOM < t->cap; i++) {
@@ -160,15 +164,18 @@ static long long line_text(struct tbuf *t, const char *reason, long long lo, lon
     return i;
 }
 
-int pmpi_log_file_append(int dir, const char *reason, int exit_path)
+int pmpi_log_file_append(int dir, const char *reason, int exit_path, int in_signal)
 {
     if (!pmpi_log.ev || dir < 0)
         return 0;
+    int locked = 1;  /* this append alone: the site names' table is its own */
     if (exit_path) { /* a checkpoint's append ends in microseconds: wait at most 1 s */
-        for (int n = 0; atomic_exchange(&busy, 1) && n < 1000; n++) {
+        int n = 0;
+        for (; atomic_exchange(&busy, 1) && n < 1000; n++) {
             struct timespec ms = {0, 1000000};
             nanosleep(&ms, NULL);
         }
+        locked = n < 1000;
     } else if (atomic_exchange(&busy, 1)) {
         return 0; /* an exit path is appending: it takes these records too */
     }
@@ -185,17 +192,21 @@ int pmpi_log_file_append(int dir, const char *reason, int exit_path)
         rc = -1;
         goto out;
     }
+    if (locked && !in_signal) /* libdw allocates: never in a signal handler */
+        pmpi_site_names_learn(lo, hi);
     double npt = pmpi_ns_per_tick(pmpi_now_ns(), pmpi_ticks());
     char *mem = lines[exit_path ? 0 : 1];
     do {
         struct tbuf t;
         tb_init(&t, mem, LINE_CAP);
-        long long next = line_text(&t, reason, lo, hi, npt, claimed);
+        long long next = line_text(&t, reason, lo, hi, npt, claimed, locked);
         if (t.cut || output_file_write(fd, t.s, t.len) != 0) {
             say("could not append to ", file_name);
             rc = -1;
             break;
         }
+        if (locked)
+            pmpi_site_names_sent();
         atomic_store(&pmpi_log.shipped, next);
         if (next == lo)
             break; /* an unfinished record, or nothing left */

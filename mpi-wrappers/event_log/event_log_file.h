@@ -10,9 +10,11 @@
 /* Appends the records not yet in the file to it, in the output directory dir; reason is
  * "checkpoint" or the exit path's reason. exit_path: 1 for an exit path (it waits up to
  * 1 s for a checkpoint's append to end), 0 for the checkpoint thread (which skips when an
- * exit path is appending). Async-signal-safe: no allocation, no lock, plain write(2).
+ * exit path is appending). in_signal: 1 on a signal's exit path, where no call site is
+ * named (site_names.h: libdw allocates); otherwise the new sites are named first.
+ * Async-signal-safe when in_signal: no allocation, no lock, plain write(2).
  * Returns 0, or -1 when nothing could be written (said on stderr). */
-int pmpi_log_file_append(int dir, const char *reason, int exit_path);
+int pmpi_log_file_append(int dir, const char *reason, int exit_path, int in_signal);
 /* MPI_Finalize reached (the checkpoint thread stopped): the file removed, if this rank
  * made one. */
 void pmpi_log_file_finished(int dir);

@@ -202,7 +202,8 @@ static void partial_write(const char *reason, int mode)
         pmpi_fault.tick_end = pmpi_ticks();
     }
     write_row(pmpi_fault.partial_name, reason, mode);
-    pmpi_log_file_append(outdir(), reason, 1); /* the event log up to now, beside it */
+    /* the event log up to now, beside it */
+    pmpi_log_file_append(outdir(), reason, 1, mode == PMPI_ROW_SIGNAL);
 }
 
 void pmpi_partial_write(const char *reason)
@@ -232,7 +233,7 @@ static void *checkpoint_loop(void *arg)
         pthread_mutex_unlock(&ckpt_mutex);
         if (write_row(pmpi_fault.checkpoint_name, NULL, PMPI_ROW_NORMAL) == 0)
             atomic_store(&ckpt_written, 1);
-        pmpi_log_file_append(outdir(), "checkpoint", 0);
+        pmpi_log_file_append(outdir(), "checkpoint", 0, 0);
         pmpi_trace_checkpoint(); /* PAPI_MPI_TRACE=otf2: this rank's archive up to it */
         pthread_mutex_lock(&ckpt_mutex);
     }

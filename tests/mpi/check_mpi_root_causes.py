@@ -8,7 +8,8 @@ MPI_Finalize by keep_event_log.so with checkpoints every 10 ms:
 - allreduce (4 ranks): the MPI_Allreduce waits (0.3, 0.2, 0.1 s) are all caused by rank
   3, their costs adding to their waiting time.
 Every run: the conservation line (explained + residual = waiting), a banner, and
-mpi_root_causes.csv checked against schema/csv_tables.schema.json.
+mpi_root_causes.csv checked against schema/csv_tables.schema.json; the top cause's site
+named FILE:LINE (the logs' "sites"), in the CSV and the banner, not as an address.
 Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO"""
 import argparse
 import csv
@@ -62,7 +63,20 @@ def run(args, mode, scratch):
         return list(csv.DictReader(f)), r.stdout
 
 
-def pipeline(rows):
+def source_line(text):
+    """The line of mpi_root_causes.c holding text: a cause's call site, as the rank's log
+    names it (event_log/site_names.c): the site of the MPI call after the work."""
+    with open(os.path.join(HERE, "mpi_root_causes.c")) as f:
+        return next(n for n, line in enumerate(f, 1) if text in line)
+
+
+def named_site(top, text, what):
+    """The cause's site named FILE:LINE (not an address), in the CSV and the banner."""
+    want = "mpi_root_causes.c:%d" % source_line(text)
+    check(top["cause_site"] == want, f"{what}: cause_site {top['cause_site']!r}, want {want}")
+
+
+def pipeline(rows, out):
     recv = [r for r in rows if r["wait_call"] == "MPI_Recv"]
     check(bool(recv), "pipeline: root causes of the MPI_Recv waits")
     if not recv:
@@ -71,6 +85,9 @@ def pipeline(rows):
     check(top["cause_rank"] == "0" and top["cause"] == "assemble",
           f"pipeline: the MPI_Recv waits caused by rank 0's assemble ({top['cause_rank']} {top['cause']})")
     check(top["wait_ranks"] == "1-3", f"pipeline: the waits of ranks 1-3 ({top['wait_ranks']})")
+    named_site(top, "MPI_Send(&token", "pipeline")
+    check("`assemble` (%s) on rank 0" % top["cause_site"] in out,
+          "pipeline: the banner names rank 0's assemble by its call site's file and line")
     waited = float(top["waited_s"])
     near(waited, 0.9, "pipeline: ranks 1-3's MPI_Recv waits")
     # each rank waits for the same 0.3 s: a third of it direct, two thirds propagated
@@ -79,11 +96,12 @@ def pipeline(rows):
     near(float(top["total_s"]), waited, "pipeline: the costs add up to the waits")
 
 
-def allreduce(rows):
+def allreduce(rows, out):
     ar = [r for r in rows if r["wait_call"] == "MPI_Allreduce"]
     check(bool(ar), "allreduce: root causes of the MPI_Allreduce waits")
     if not ar:
         return
+    named_site(ar[0], "MPI_Allreduce(&in", "allreduce")
     waited = float(ar[0]["waited_s"])
     near(waited, 0.6, "allreduce: ranks 0-2's waits")
     by3 = sum(float(r["total_s"]) for r in ar if r["cause_rank"] == "3")
@@ -101,8 +119,8 @@ def main():
     scratch = tempfile.mkdtemp(prefix="papi_root_causes_")
     try:
         for mode, judge in (("pipeline", pipeline), ("allreduce", allreduce)):
-            rows, _text = run(args, mode, scratch)
-            judge(rows)
+            rows, text = run(args, mode, scratch)
+            judge(rows, text)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return verdict()

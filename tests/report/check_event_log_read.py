@@ -23,10 +23,13 @@ def rec(kind, name, t0, t1, peer=-1, tag=0, req=0, flags=2):
     return [kind, name, t0, t1, peer, tag, 8, req, flags, 0, 0, 0, 1]
 
 
-def line(rank, first, recs, run="run-2", reason="checkpoint", off=0, nranks=2):
-    return json.dumps({"tool": "papi_mpi", "kind": "event_log", "run_id": run, "rank": rank,
-                       "nranks": nranks, "reason": reason, "offset_ns": off, "residual_ns": 0,
-                       "capacity": 1024, "dropped": 0, "first": first, "records": recs})
+def line(rank, first, recs, run="run-2", reason="checkpoint", off=0, nranks=2, sites=None):
+    doc = {"tool": "papi_mpi", "kind": "event_log", "run_id": run, "rank": rank,
+           "nranks": nranks, "reason": reason, "offset_ns": off, "residual_ns": 0,
+           "capacity": 1024, "dropped": 0, "first": first, "records": recs}
+    if sites is not None:
+        doc["sites"] = sites
+    return json.dumps(doc)
 
 
 def write(d, logs):
@@ -82,8 +85,32 @@ def main():
           "lines out of order read in index order, up to the gap (%s)" % got)
     got = names(ranks[1], event_log_read)
     check(got == [("new", 3)], "an older run's lines left out (%s)" % got)
+    check_sites(tmp, event_log_read)
     check_runs(tmp, event_logs)
     return verdict("check_event_log_read", scratch=tmp)
+
+
+def check_sites(tmp, event_log_read):
+    """The lines' call-site names ("sites"), each rank's own, by address; a line whose
+    sites are not names by hex address refused with a message (no crash)."""
+    d = write(os.path.join(tmp, "sites"), {
+        0: [line(0, 0, [rec(CALL, "a", 1, 2)], sites={"0x1f": "app.c:12"}),
+            line(0, 1, [rec(CALL, "b", 3, 4)], sites={"0xa0": "solve"})],
+        1: [line(1, 0, [rec(CALL, "c", 1, 2)], sites={"0x1f": "app.c:40"})]})
+    ranks = event_log_read.scan(d)
+    got = {r: ranks[r]["sites"] for r in ranks}
+    check(got == {0: {0x1f: "app.c:12", 0xa0: "solve"}, 1: {0x1f: "app.c:40"}},
+          "each rank's site names, by address (%s)" % got)
+    for n, bad in enumerate(({"1f": "x"}, {"0x1f": 5}, ["0x1f"], {"0x" + "f" * 17: "x"})):
+        d = write(os.path.join(tmp, "bad_sites%d" % n),
+                  {0: [line(0, 0, [rec(CALL, "a", 1, 2)], sites=bad)]})
+        try:
+            event_log_read.scan(d)
+            why = None
+        except event_log_read.EventLogError as e:
+            why = str(e)
+        check(why is not None and "line 1" in why,
+              "hostile sites %s refused with the line named (%s)" % (json.dumps(bad), why))
 
 
 def check_buckets(spill):

@@ -68,6 +68,12 @@ def test_pipeline():
     expect("pipeline: direct (s)", top["direct_s"], 0.3, 1e-2)
     expect("pipeline: propagated (s)", top["propagated_s"], 0.6, 1e-2)
     expect("pipeline: the cause's site", 0 if top["cause_site"] == "0x300" else 1, 0)
+    # named by its own rank's log (a site is an address in its rank's process)
+    named = rc.rows(res, lambda rank, site: "app.c:7" if (rank, site) == (0, 0x300) else None)
+    print(rc.banner(named[0]))
+    expect("pipeline: the cause's site named FILE:LINE, in the banner too",
+           0 if named[0]["cause_site"] == "app.c:7" and "(app.c:7) on rank 0" in
+           rc.banner(named[0]) else 1, 0)
 
 
 def test_allreduce():

@@ -19,6 +19,13 @@ from .progress import Progress
 PATTERN = "papi_mpi_rank*.events.jsonl"
 
 
+#: A site's key in a line's "sites" (the schema's propertyNames).
+_SITE_KEY = re.compile(r"0x[0-9a-f]{1,16}\Z")
+#: The most site names kept per rank (the wrapper names 2048 at most: site_names.c); a
+#: file with more keeps the first, the rest shown as addresses.
+MAX_SITE_NAMES = 4096
+
+
 class EventLogError(Exception):
     """No event log in a directory, or one that cannot be read."""
 
@@ -37,7 +44,10 @@ def _line_fault(where, doc):
         pass
     if not isinstance(doc, dict) or doc.get("kind") != "event_log" or \
             not isinstance(doc.get("rank"), int) or not isinstance(doc.get("records"), list) or \
-            any(not isinstance(r, list) or len(r) not in (11, 12, 13) for r in doc["records"]):
+            any(not isinstance(r, list) or len(r) not in (11, 12, 13) for r in doc["records"]) or \
+            not isinstance(doc.get("sites", {}), dict) or \
+            any(not isinstance(k, str) or not _SITE_KEY.match(k) or not isinstance(v, str)
+                for k, v in doc.get("sites", {}).items()):
         return "%s: not a line of an event log (mpi_event_log.schema.json)" % where
     return None
 
@@ -117,8 +127,9 @@ _KEPT = ("run_id", "rank", "nranks", "reason", "offset_ns", "dropped", "first")
 
 def scan(directory, notes=None):
     """{rank: {"reason", "offset_ns", "dropped", "nranks", "run_id", "path", "spans",
-    "count"}} of the newest run's lines, in the order of the files' names (spans: each
-    line's (first index, records, line number), in file order; count: the records kept);
+    "count", "sites"}} of the newest run's lines, in the order of the files' names (spans:
+    each line's (first index, records, line number), in file order; count: the records
+    kept; sites: {site: its name} the lines give, "FILE:LINE", at most MAX_SITE_NAMES);
     a torn last line left out and said in notes (a list, one line each)."""
     lines, paths = [], sorted(glob.glob(os.path.join(directory, PATTERN)))
     progress = Progress("checking the event logs", len(paths), "files")
@@ -130,7 +141,7 @@ def scan(directory, notes=None):
         for n, doc in _lines(path, notes):
             line = {k: doc.get(k) for k in _KEPT}
             line.update(path=path, n=n, file_rank=int(m.group(1)), records=len(doc["records"]),
-                        time_fault=_time_fault(doc))
+                        time_fault=_time_fault(doc), sites=doc.get("sites") or {})
             lines.append(line)
     progress.done()
     if not lines:
@@ -151,8 +162,11 @@ def scan(directory, notes=None):
         nranks = nranks or (d["nranks"], where)
         r = ranks.setdefault(d["rank"], {"reason": None, "offset_ns": 0, "dropped": 0,
                                          "nranks": d["nranks"], "run_id": newest,
-                                         "path": d["path"], "spans": []})
+                                         "path": d["path"], "spans": [], "sites": {}})
         r["spans"].append((d["first"], d["records"], d["n"]))
+        for key, name in d["sites"].items():
+            if len(r["sites"]) < MAX_SITE_NAMES:
+                r["sites"].setdefault(int(key, 16), name)
         r["offset_ns"] = d["offset_ns"]
         r["dropped"] = max(r["dropped"], d["dropped"])
         if d["reason"] != "checkpoint" or r["reason"] is None:

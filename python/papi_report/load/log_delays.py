@@ -90,7 +90,8 @@ def lines(ranks, directory):
     """What `papi_report DIR` adds of the root causes of Logs' waits: text()'s lines, and
     the table written as DIRECTORY/mpi_root_causes.csv (-o) when it has rows."""
     result = analyse(ranks)
-    rows = root_causes.rows(result)
+    # a site is a return address in its own rank's process: named by that rank's log
+    rows = root_causes.rows(result, lambda rank, site: ranks[rank].get("sites", {}).get(site))
     out = text(result, rows)
     if rows:
         out.append("root causes: the table in %s" % write_csv(directory, rows))

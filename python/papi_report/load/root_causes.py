@@ -212,10 +212,11 @@ def _run(run):
     return str(run[0]) if len(run) == 1 else "%d-%d" % (run[0], run[-1])
 
 
-def rows(result):
+def rows(result, site_name=None):
     """The table: one row per cause (rank, activity) and the waits it explains (kind and
     call), largest first: cause_rank, cause, cause_site, wait_kind, wait_call, wait_ranks,
-    direct_s, propagated_s, total_s; and the waits' total (s) those waits had."""
+    direct_s, propagated_s, total_s; and the waits' total (s) those waits had. cause_site:
+    site_name(rank, site) where it names the site ("FILE:LINE"), else its address."""
     grouped = {}
     for (cr, key), cell in result["costs"].items():
         for (kind, call, wr), (d, p) in cell.items():
@@ -229,12 +230,19 @@ def rows(result):
                      if k == kind and c == call and r in wranks)
         site, before = result["sites"].get((cr, key)) or (0, None)
         out.append({"cause_rank": cr, "cause": activity_name(key, before),
-                    "cause_site": "0x%x" % site if site else "",
+                    "cause_site": _site_text(site_name, cr, site),
                     "wait_kind": kind, "wait_call": call, "wait_ranks": ranks_text(wranks),
                     "direct_s": d * 1e-9, "propagated_s": p * 1e-9, "total_s": (d + p) * 1e-9,
                     "waited_s": waited * 1e-9})
     out.sort(key=lambda row: (-row["total_s"], row["cause_rank"], row["cause"]))
     return out
+
+
+def _site_text(site_name, rank, site):
+    """A cause's call site: its name, else its address in its rank's process; "" none."""
+    if not site:
+        return ""
+    return (site_name and site_name(rank, site)) or "0x%x" % site
 
 
 def banner(row):
