@@ -27,6 +27,10 @@ against the file they came from:
            first with thread 3 working most and thread 0 waiting most); that file with a
            thread number twice, or a load balance of 1.5, in its "openmp" member: exit 2,
            one line naming the file and $.openmp.processes[0]...'s path.
+  shared   ompt_shared under papi_run (2 threads bound to one core, 2 and 1 units of CPU
+           time): openmp_processes' and openmp_regions' on_cpu and cpu_load_balance are
+           papi_run's file's, the unequal region's CPU-time balance the true 0.75 (within
+           0.05), its wall-time one at least 0.03 higher, on_cpu at most 0.8.
   sites    ompt_sites (-O2 -g, clang's and gcc's): one directive in an inlined function
            forked from three calls in main, and main's own region after a statement
            (issue 69 item 4). The file: three regions named scale (ompt_sites.c:LINE) at
@@ -356,6 +360,46 @@ def case_papi_run(tool_py, papi_run, tool, program, tmp):
               "papi_run's file with %s: exit 2 (%d), one line naming it and %s: %s" % (why, rc, where, lines))
 
 
+def case_shared(tool_py, papi_run, tool, program, tmp):
+    """ompt_shared under papi_run (2 threads bound to one core, computing 2 and 1 units of
+    CPU time): papi_report's tables carry the factors on CPU time papi_run's file has, the
+    unequal region's CPU-time balance the true 0.75 with its threads on a CPU at most 80 %
+    of their work time, and its wall-time balance higher (issue 73 item 5)."""
+    import check_papi_run_omp
+    check_ompt.runtime_env(program)
+    run_dir = os.path.join(tmp, "run")
+    p, doc = check_papi_run_omp.run_papi_run(papi_run, os.path.dirname(tool), program, run_dir)
+    o = (doc or {}).get("openmp") or {}
+    if not check(o.get("status") == "measured" and len(o["processes"]) == 1, "papi_run's file has a table"):
+        return
+    table = o["processes"][0]
+    if not check(table.get("cpu_time") is not None, "the task clock counted per thread: %s"
+                 % table["counters"]["events"]):
+        return
+    out = os.path.join(tmp, "report")
+    rc, _, _ = report(tool_py, [run_dir], out)
+    if not check(rc == 0, "papi_report reads papi_run's folder: exit %d" % rc):
+        return
+    procs = rows(out, "openmp_processes")
+    if check(len(procs) == 1, "one process row"):
+        same(procs[0]["on_cpu"], table["cpu_time"]["on_cpu"], "the process's on_cpu")
+        same(procs[0]["cpu_load_balance"], table["cpu_time"]["load_balance"], "the process's cpu_load_balance")
+    first = max(table["regions"], key=lambda r: r["wall_ns"])  # 3 units against 2/5
+    reg = [r for r in rows(out, "openmp_regions") if r["region"] == first["name"] and r["site"] == _site(first)]
+    if not check(len(reg) == 1 and first.get("cpu_time"), "the unequal region's row: %s" % reg):
+        return
+    same(reg[0]["cpu_load_balance"], first["cpu_time"]["load_balance"], "its cpu_load_balance")
+    same(reg[0]["on_cpu"], first["cpu_time"]["on_cpu"], "its on_cpu")
+    cpu, wall = float(reg[0]["cpu_load_balance"]), float(reg[0]["load_balance"])
+    check(abs(cpu - 0.75) <= 0.05 and wall >= cpu + 0.03 and float(reg[0]["on_cpu"]) <= 0.8,
+          "balance on CPU time %.3f (the true 0.75), on wall time %.3f (higher), on a CPU %s of the work time"
+          % (cpu, wall, reg[0]["on_cpu"]))
+
+
+def _site(r):
+    return r.get("site") or ""
+
+
 def case_sites(tool_py, doc, facts, tmp, ompt_dir):
     regs = doc["regions"]
     base = lambda f: os.path.basename(f)  # noqa: E731
@@ -422,7 +466,7 @@ def main(argv):
         argv = argv[:4] + argv[6:]
     if len(argv) != 6 or argv[0] != "--tool" or argv[2] != "--report":
         print("usage: check_report_omp.py --tool LIB --report PAPI_REPORT [--papi-run PAPI_RUN] "
-              "balance|faults|compare|papi_run|sites PROGRAM", file=sys.stderr)
+              "balance|faults|compare|papi_run|shared|sites PROGRAM", file=sys.stderr)
         return 2
     tool, tool_py, case, program = argv[1], argv[3], argv[4], argv[5]
     sys.path.insert(0, os.path.dirname(os.path.abspath(tool_py)))  # the package beside it
@@ -430,6 +474,9 @@ def main(argv):
     if case == "papi_run":
         case_papi_run(tool_py, papi_run, tool, program, tmp)
         return verdict("ompt_report_papi_run", scratch=tmp)
+    if case == "shared":
+        case_shared(tool_py, papi_run, tool, program, tmp)
+        return verdict("ompt_report_shared", scratch=tmp)
     ompt_dir = os.path.join(tmp, "papi_ompt_output")
     events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case == "faults" else {}
     p = check_ompt.run(tool, program, ompt_dir, **events)

@@ -12,12 +12,16 @@ from ..load import registry
 
 NS = 1e9
 EFF = ["load_balance", "scheduling", "parallel_efficiency"]
+# The factors on CPU time (ompt.schema.json's cpu_time, where the task clock was counted per
+# thread): on_cpu well below 1 means the threads shared cores, and the wall-time
+# load_balance then reads too high; cpu_load_balance is the one that survives it.
+CPU = ["on_cpu", "cpu_load_balance"]
 KEY = ["rank", "pid"]
 PROCESS_COLUMNS = KEY + ["source", "runtime", "wall_s", "parallel_s", "serial_s",
-                         "serialization"] + EFF + ["regions", "threads_seen", "events",
+                         "serialization"] + EFF + CPU + ["regions", "threads_seen", "events",
                                                    "not_measured"]
 REGION_COLUMNS = KEY + ["region", "site", "instances", "outermost_instances", "team_size", "team_sizes",
-                        "wall_s", "work_s", "wait_s", "lost_s", "lost_pct"] + EFF + \
+                        "wall_s", "work_s", "wait_s", "lost_s", "lost_pct"] + EFF + CPU + \
     ["max_work_thread", "max_work_s", "max_wait_thread", "max_wait_s"]
 THREAD_COLUMNS = KEY + ["region", "site", "thread", "implicit_tasks", "wall_s", "work_s", "barrier_wait_s",
                         "join_wait_s", "taskwait_wait_s", "wait_s"]
@@ -35,6 +39,12 @@ def _eff(e):
     """An efficiency object's columns (the schema's "parallel" is parallel_efficiency)."""
     return {"load_balance": e.get("load_balance"), "scheduling": e.get("scheduling"),
             "parallel_efficiency": e.get("parallel")}
+
+
+def _cpu(c):
+    """The cpu_time object's columns (none where the task clock was not counted)."""
+    c = c or {}
+    return {"on_cpu": c.get("on_cpu"), "cpu_load_balance": c.get("load_balance")}
 
 
 def _site(r):
@@ -79,7 +89,7 @@ def openmp_processes(procs):
                          serialization=d["efficiency"].get("serialization"),
                          regions=len(d["regions"]), threads_seen=d["threads_seen"],
                          events=", ".join(d["counters"]["events"]), not_measured=drops,
-                         **_eff(d["efficiency"])))
+                         **_eff(d["efficiency"]), **_cpu(d.get("cpu_time"))))
     return _frame(rows, PROCESS_COLUMNS, ("rank", "pid", "regions", "threads_seen", "not_measured"))
 
 
@@ -116,7 +126,7 @@ def openmp_regions(procs):
                 wait_s=_s(sum(_wait_ns(t) for t in th)), lost_s=_s(r["lost_ns"]),
                 lost_pct=100.0 * r["lost_ns"] / lost_all if lost_all else 0.0,
                 max_work_thread=mw, max_work_s=mw_s, max_wait_thread=xw, max_wait_s=xw_s,
-                **_eff(r["efficiency"])))
+                **_eff(r["efficiency"]), **_cpu(r.get("cpu_time"))))
     df = _frame(rows, REGION_COLUMNS, ("rank", "pid", "instances", "outermost_instances", "team_size",
                                        "max_work_thread", "max_wait_thread"))
     return df.sort_values("lost_s", ascending=False, kind="stable").reset_index(drop=True)
