@@ -165,6 +165,17 @@ def cut_file(papi_run, out, old):
         if job(old)[1] != job(out)[1]:
             fail("papi_run --merge with a cut file: the job file is not the run's")
         print("cut file: left out, %s" % said[0])
+        # A folder whose only file is cut: said so, not "the program never ran the
+        # sampling library".
+        alone = os.path.join(os.path.dirname(old), "only_cut")
+        os.makedirs(alone)
+        shutil.copy(cut, alone)
+        rc, so, se = run([papi_run, "--merge", alone])
+        if rc == 0 or "none of the 1 process file of run %s could be merged" % run_id not in se \
+                or "never ran" in se or glob.glob(os.path.join(alone, "job_profile_*")):
+            fail("papi_run --merge on a folder of one cut file: exit %d, stderr %r" % (rc, se))
+        else:
+            print("only a cut file: %s" % se.strip().splitlines()[-1])
     finally:
         os.remove(cut)
 

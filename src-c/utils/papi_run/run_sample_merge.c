@@ -59,7 +59,7 @@ static struct map placed, threads;
 static struct rs_job_process procs[RS_JOB_PROCESSES];
 static int nprocs;
 static char events[1 + RS_MAX_READ][RS_NAME_LEN];
-static int nw, nfiles;
+static int nw, nfiles, nleft; /* nleft: files found but left out (each said) */
 static uint64_t total[1 + RS_MAX_READ], samples, lost, dropped, dropped_weight;
 static size_t stack_cap; /* the processes' cap of distinct stacks */
 static char notes[1024];
@@ -226,8 +226,10 @@ static void read_file(const struct run_state *s, const char *name)
 {
     char path[sizeof s->dir + 256], why[512];
     snprintf(path, sizeof path, "%s/%s", s->dir, name);
-    if (rs_stacks_load(path, take_block, NULL, why, sizeof why) < 0)
+    if (rs_stacks_load(path, take_block, NULL, why, sizeof why) < 0) {
         fprintf(stderr, "papi_run: --sample: %s: its profile left out\n", why);
+        nleft++;
+    }
 }
 
 /* --merge: the run's command, start and host and the -m metrics from the processes'
@@ -478,7 +480,13 @@ int run_sample_merge(struct run_state *s)
     } else if (fd >= 0) {
         close(fd);
     }
-    if (nfiles == 0 && s->exited && WIFSIGNALED(s->status)) {
+    if (nfiles == 0 && nleft > 0) {
+        fprintf(stderr,
+                "papi_run: --sample: none of the %d process file%s of run %s could be merged "
+                "(each said above): no job profile written\n",
+                nleft, nleft == 1 ? "" : "s", s->run.id);
+        ret = -1;
+    } else if (nfiles == 0 && s->exited && WIFSIGNALED(s->status)) {
         fprintf(stderr,
                 "papi_run: --sample: no process of the program left a profile: it was killed by "
                 "signal %d (%s) before one was written\n",
