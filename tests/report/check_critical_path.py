@@ -9,6 +9,8 @@ records with known answers:
 - two independent imbalances (ranks 0-1 meet, ranks 2-3 meet, then a final barrier):
   rank 1's extra 0.5 s in "fft" sets the wall time, rank 2's extra 0.2 s in "io" does not:
   only fft is on the path, its imbalance 0.6 - 0.7 / 4 s (the mean over every rank);
+- a rank that logs its first record 0.05 s after the other (a late start, MPI_Init
+  unlogged), waited for in the first barrier: the path's start-up, 0.05 s, on that rank;
 - a jump to a record that starts after the wait ended (clocks that disagree): counted as
   the clock residual, the check passes; a total altered by hand fails it.
 Usage: check_critical_path.py PYTHON_DIR"""
@@ -152,6 +154,23 @@ def test_two_imbalances():
            (res["end"] - res["first"]) / S, 1e-9)
 
 
+def test_start_up():
+    """Rank 1 enters the first barrier at 0.05 s, rank 0 at 0 and waits for it; both then
+    work 0.1 s: the path is rank 1's start-up, the barrier, then either rank's work."""
+    late = S // 20
+    calls = {0: [Call(0, late + 100, "MPI_Barrier", 1, ("coll", 1), late, "wait_barrier", (1, 0)),
+                 Call(late + 100 + S // 10, late + 200 + S // 10, "MPI_Barrier", 2, ("coll", 2), 0,
+                      None, None)],
+             1: [Call(late, late + 100, "MPI_Barrier", 1, ("coll", 1), 0, None, None)]}
+    res = cp.walk(calls)
+    table = cp.rows(res)
+    start = row_of(table, "start-up (before the first record)")
+    expect("start-up: the check passes", 0 if cp.check(res) is None else 1, 0)
+    expect("start-up: on the path (s)", start["path_s"] if start else 0, 0.05, 1e-6)
+    expect("start-up: rank 1's", 0 if start and start["path_ranks"] == "1" else 1, 0)
+    expect("start-up: mean per rank (s)", start["mean_s"] if start else 0, 0.025, 1e-6)
+
+
 def test_clock_residual():
     """Rank 1's receive ends at 0.2 s, its send (rank 0's clock) starts at 0.3 s: 0.1 s
     walked twice, the clock residual; the check passes, a total altered does not."""
@@ -166,7 +185,8 @@ def test_clock_residual():
     expect("clock: a total altered is caught", 0 if cp.check(dict(res, total=res["total"] + S // 100)) else 1, 0)
 
 
-for test in (test_pipeline, test_allreduce, test_two_imbalances, test_clock_residual):
+for test in (test_pipeline, test_allreduce, test_two_imbalances, test_start_up,
+             test_clock_residual):
     test()
 if failures:
     print("FAILED: %s" % ", ".join(failures))
