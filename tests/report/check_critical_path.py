@@ -11,6 +11,8 @@ records with known answers:
   only fft is on the path, its imbalance 0.6 - 0.7 / 4 s (the mean over every rank);
 - a rank that logs its first record 0.05 s after the other (a late start, MPI_Init
   unlogged), waited for in the first barrier: the path's start-up, 0.05 s, on that rank;
+- records of a rank that overlap (its barrier logged as starting before its send ended): the
+  jump lands in the record waited for, not in the next one by time;
 - a jump to a record that starts after the wait ended (clocks that disagree): counted as
   the clock residual, the check passes; a total altered by hand fails it.
 Usage: check_critical_path.py PYTHON_DIR"""
@@ -171,6 +173,25 @@ def test_start_up():
     expect("start-up: mean per rank (s)", start["mean_s"] if start else 0, 0.025, 1e-6)
 
 
+def test_overlap():
+    """Rank 1 waits for rank 0's send ([0.3 s, 0.3 s + 1 us]) in MPI_Recv until 0.3 s +
+    200 ns; rank 0's next barrier is logged from 0.3 s + 100 ns, waiting for rank 1: the
+    path goes on in the send, then rank 0's work (0.3 s), no clock residual."""
+    t = 3 * S // 10
+    regions = {0: [(10, 1, "work"), (t, -1, "work")]}
+    calls = {0: [barrier(0, 10, 1), Call(t, t + 1000, "MPI_Send", 1, ("p2p", 0, 1), 0, None, None),
+                 Call(t + 100, t + S // 20 + 200, "MPI_Barrier", 2, ("coll", 2), S // 20,
+                      "wait_barrier", (1, 2))],
+             1: [barrier(0, 10, 1), Call(S // 10, t + 500, "MPI_Recv", 3, ("p2p", 0, 1),
+                                         t + 200 - S // 10, "late_sender", (0, 1)),
+                 Call(t + S // 20, t + S // 20 + 300, "MPI_Barrier", 4, ("coll", 2), 0, None, None)]}
+    res = cp.walk(calls, regions)
+    w = row_of(cp.rows(res), "work")
+    expect("overlap: the check passes", 0 if cp.check(res) is None else 1, 0)
+    expect("overlap: no clock residual (s)", res["residual"] / S, 0.0, 1e-9)
+    expect("overlap: rank 0's work on the path (s)", w["path_s"] if w else 0, 0.3, 1e-6)
+
+
 def test_clock_residual():
     """Rank 1's receive ends at 0.2 s, its send (rank 0's clock) starts at 0.3 s: 0.1 s
     walked twice, the clock residual; the check passes, a total altered does not."""
@@ -186,7 +207,7 @@ def test_clock_residual():
 
 
 for test in (test_pipeline, test_allreduce, test_two_imbalances, test_start_up,
-             test_clock_residual):
+             test_overlap, test_clock_residual):
     test()
 if failures:
     print("FAILED: %s" % ", ".join(failures))

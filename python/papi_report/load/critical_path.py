@@ -34,6 +34,29 @@ def _call_keys(segs):
     return {g.call: g.key for g in segs if g.key is not None and g.key[0] == "mpi"}
 
 
+def _first_segments(segs):
+    """{call index: index of its first Segment} (a call of no time has none)."""
+    out = {}
+    for n, g in enumerate(segs):
+        if g.call is not None:
+            out.setdefault(g.call, n)
+    return out
+
+
+def _before(segs, firsts, starts, ci, t):
+    """The index of the last Segment of a rank that starts before t, t within its call ci:
+    found from the call, not by time alone (a rank's records can overlap by a few us, so
+    its Segments' starts are not always in order)."""
+    n = firsts.get(ci)
+    if n is None:  # a call of no time: by time
+        return bisect.bisect_left(starts, t) - 1
+    if segs[n].t0 >= t:
+        return n - 1
+    while n + 1 < len(segs) and segs[n + 1].call == ci and segs[n + 1].t0 < t:
+        n += 1
+    return n
+
+
 def walk(calls, regions=None):
     """The critical path of calls ({rank: [Call] in time order}; regions: {rank: [(t, +1/-1,
     name)]}): {"path": {(rank, key): ns}, "sites": {key: (rank, (site, call name)) of its
@@ -48,6 +71,7 @@ def walk(calls, regions=None):
     if not segs:
         return out
     starts = {r: [g.t0 for g in s] for r, s in segs.items()}
+    firsts = {r: _first_segments(s) for r, s in segs.items()}
     keys = {r: _call_keys(s) for r, s in segs.items()}
     longest = {}
 
@@ -81,7 +105,7 @@ def walk(calls, regions=None):
                 add(r, keys[r].get(g.call, ("mpi", c.name, "")), upto - target, g.site)
             out["residual"] += target - upto if target > upto else 0
             r, t = cr, target
-            n = bisect.bisect_left(starts[r], target) - 1
+            n = _before(segs[r], firsts[r], starts[r], ci, target)
             continue
         key = g.key if g.key is not None else ("wait", c.name if c else "", "")
         add(r, key, upto - g.t0, g.site)
