@@ -10,10 +10,14 @@ MPI_Finalize by keep_event_log.so with checkpoints every 10 ms:
 Every run: the conservation line (explained + residual = waiting), a banner, and
 mpi_root_causes.csv checked against schema/csv_tables.schema.json; the top cause's site
 named FILE:LINE (the logs' "sites"), in the CSV and the banner, not as an address.
+The critical path (mpi_critical_path.csv, its schema too): through rank 0's assemble
+(pipeline: 0.4 s) and rank 3's (allreduce: 0.4 s, its imbalance indicator 0.4 - 0.25 s),
+its total the wall time within 5 %, no check line.
 Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO"""
 import argparse
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,7 +48,7 @@ def run(args, mode, scratch):
            "LD_PRELOAD": os.path.abspath(args.keep_log)}
     p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) + [args.program, mode])
     if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
-        return [], ""
+        return [], "", []
     os.remove(os.path.join(out, "papi_mpi_report.json"))  # the event-log path: a dead job's
     tables = os.path.join(scratch, mode + "_tables")
     r = subprocess.run(["/usr/bin/python3", REPORT, out, "-o", tables], capture_output=True,
@@ -56,11 +60,41 @@ def run(args, mode, scratch):
     check("is caused by `" in r.stdout, f"{mode}: a root-cause banner")
     path = os.path.join(tables, "mpi_root_causes.csv")
     if not check(os.path.exists(path), f"{mode}: {path} written"):
-        return [], r.stdout
+        return [], r.stdout, critical_path(tables, mode, r.stdout)
     bad = report_check.check_paths([path])
     check(not bad, f"{mode}: mpi_root_causes.csv follows its schema {bad}")
     with open(path) as f:
-        return list(csv.DictReader(f)), r.stdout
+        return list(csv.DictReader(f)), r.stdout, critical_path(tables, mode, r.stdout)
+
+
+def critical_path(tables, mode, out):
+    """The rows of mpi_critical_path.csv, its schema and total against the wall time
+    checked."""
+    m = re.search(r"critical path \(.*?\): ([0-9.]+) s on the path, the run's wall time "
+                  r"([0-9.]+) s", out)
+    if check(m is not None, f"{mode}: the critical path's line"):
+        total, wall = float(m.group(1)), float(m.group(2))
+        check(abs(total - wall) <= 0.05 * wall,
+              f"{mode}: the critical path's total {total:.6f} s is the wall time {wall:.6f} s +- 5 %")
+    check("papi_report: critical path:" not in out, f"{mode}: the critical path's check passes")
+    path = os.path.join(tables, "mpi_critical_path.csv")
+    if not check(os.path.exists(path), f"{mode}: {path} written"):
+        return []
+    bad = report_check.check_paths([path])
+    check(not bad, f"{mode}: mpi_critical_path.csv follows its schema {bad}")
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def on_path(table, rank, want_s, mode):
+    """assemble on the critical path, on that rank alone, about want_s there; its row."""
+    row = next((r for r in table if r["activity"] == "assemble"), None)
+    if not check(row is not None, f"{mode}: assemble on the critical path"):
+        return None
+    check(row["path_ranks"] == str(rank),
+          f"{mode}: the path's assemble is rank {rank}'s ({row['path_ranks']})")
+    near(float(row["path_s"]), want_s, f"{mode}: assemble on the critical path")
+    return row
 
 
 def source_line(text):
@@ -76,7 +110,8 @@ def named_site(top, text, what):
     check(top["cause_site"] == want, f"{what}: cause_site {top['cause_site']!r}, want {want}")
 
 
-def pipeline(rows, out):
+def pipeline(rows, out, path):
+    on_path(path, 0, 0.4, "pipeline")  # rank 0's extra, then the sends
     recv = [r for r in rows if r["wait_call"] == "MPI_Recv"]
     check(bool(recv), "pipeline: root causes of the MPI_Recv waits")
     if not recv:
@@ -96,7 +131,13 @@ def pipeline(rows, out):
     near(float(top["total_s"]), waited, "pipeline: the costs add up to the waits")
 
 
-def allreduce(rows, out):
+def allreduce(rows, out, path):
+    row = on_path(path, 3, 0.4, "allreduce")  # the last arrival's work
+    if row is not None:
+        near(float(row["mean_s"]), 0.25, "allreduce: assemble's mean per rank",
+             float(row["path_s"]) * 2.5 / 4)
+        near(float(row["imbalance_s"]), 0.15, "allreduce: the imbalance indicator",
+             float(row["path_s"]) - float(row["mean_s"]))
     ar = [r for r in rows if r["wait_call"] == "MPI_Allreduce"]
     check(bool(ar), "allreduce: root causes of the MPI_Allreduce waits")
     if not ar:
@@ -119,8 +160,8 @@ def main():
     scratch = tempfile.mkdtemp(prefix="papi_root_causes_")
     try:
         for mode, judge in (("pipeline", pipeline), ("allreduce", allreduce)):
-            rows, text = run(args, mode, scratch)
-            judge(rows, text)
+            rows, text, path = run(args, mode, scratch)
+            judge(rows, text, path)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return verdict()

@@ -1,5 +1,6 @@
 """papi_report.load.log_delays: the root causes of a dead job's wait states (its event logs,
-event_logs.py) by the delay analysis (root_causes.py): each rank's records turned into
+event_logs.py) by the delay analysis (root_causes.py), and its critical path by the
+backward replay (critical_path.py), over the same timelines: each rank's records turned into
 root_causes' calls (thread 0's: the analysis compares one timeline per rank), each with
 the wait event_logs matched and what it waited for, and its MPI_Pcontrol regions.
 Every rank's calls are held in memory at once (the replay goes back and forth between
@@ -7,7 +8,7 @@ ranks): a job's records, not one rank's, unlike the wait states. Plain Python.""
 import csv
 import os
 
-from . import event_log_read, event_logs, root_causes
+from . import critical_path, event_log_read, event_logs, root_causes
 from .event_record import COLL, COUNTER, EVF_GROUP, RECV, REGION_ENTER, REGION_EXIT, SEND, WAIT
 
 _COMM = (SEND, RECV, COLL, WAIT)
@@ -15,6 +16,10 @@ _COMM = (SEND, RECV, COLL, WAIT)
 COLUMNS = ("cause_rank", "cause", "cause_site", "wait_kind", "wait_call", "wait_ranks",
            "direct_s", "propagated_s", "total_s", "waited_s")
 CSV_NAME = "mpi_root_causes.csv"
+#: The critical path's table (critical_path.rows'): its columns, in order, and its name.
+PATH_COLUMNS = ("activity", "site", "path_ranks", "path_s", "mean_s", "max_s", "imbalance_s",
+                "saving_bound_s")
+PATH_CSV_NAME = "mpi_critical_path.csv"
 
 
 def _kind_name(key):
@@ -73,6 +78,12 @@ def _rank_calls(rank, r, spill):
 
 def analyse(ranks):
     """root_causes.analyse of Logs (event_logs.load's), its wait states matched first."""
+    return root_causes.analyse(*timelines(ranks))
+
+
+def timelines(ranks):
+    """(calls, regions) of Logs (event_logs.load's), its wait states matched first: the
+    per-rank timelines root_causes.analyse and critical_path.walk take."""
     event_logs.wait_states(ranks)
     calls, regions, index, causes = {}, {}, {}, {}
     for rank in sorted(ranks):
@@ -83,18 +94,28 @@ def analyse(ranks):
             ci = index.get(cr, {}).get(cj)  # None: another thread's record, not compared
             if ci is not None:
                 calls[rank][i] = calls[rank][i]._replace(cause=(cr, ci))
-    return root_causes.analyse(calls, regions)
+    return calls, regions
 
 
 def lines(ranks, directory):
     """What `papi_report DIR` adds of the root causes of Logs' waits: text()'s lines, and
     the table written as DIRECTORY/mpi_root_causes.csv (-o) when it has rows."""
-    result = analyse(ranks)
-    # a site is a return address in its own rank's process: named by that rank's log
-    rows = root_causes.rows(result, lambda rank, site: ranks[rank].get("sites", {}).get(site))
+    calls, regions = timelines(ranks)
+    result = root_causes.analyse(calls, regions)
+
+    def site_name(rank, site):  # a return address in its own rank's process: its log's name
+        return ranks[rank].get("sites", {}).get(site)
+
+    rows = root_causes.rows(result, site_name)
     out = text(result, rows)
     if rows:
         out.append("root causes: the table in %s" % write_csv(directory, rows))
+    path = critical_path.walk(calls, regions)
+    table = critical_path.rows(path, site_name)
+    if table:
+        out += critical_path.text(path, table)
+        out.append("critical path: the table in %s"
+                   % write_csv(directory, table, PATH_CSV_NAME, PATH_COLUMNS))
     return out
 
 
@@ -112,12 +133,13 @@ def text(result, rows, most=5):
     return out
 
 
-def write_csv(directory, rows):
-    """rows (root_causes.rows') as DIRECTORY/mpi_root_causes.csv; its path."""
+def write_csv(directory, rows, name=CSV_NAME, columns=COLUMNS):
+    """rows (root_causes.rows', or critical_path.rows' with PATH_CSV_NAME, PATH_COLUMNS) as
+    DIRECTORY/NAME; its path."""
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, CSV_NAME)
+    path = os.path.join(directory, name)
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         for row in rows:
             w.writerow({k: ("%.9f" % v if k.endswith("_s") else v) for k, v in row.items()})

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""papi_report.load.critical_path (the backward replay of the critical path) on hand-made
+records with known answers:
+- a pipeline 0 -> 1 -> 2 -> 3 between two barriers, every rank in region "assemble" for
+  0.1 s, rank 0 for 0.4 s: the path runs through rank 0's assemble (0.4 s) and the sends,
+  rank 0's only; its total is the wall time;
+- an allreduce after rank k worked (k+1) x 0.1 s in "solve": the path is rank 3's work,
+  0.4 s; the imbalance indicator 0.4 - mean 0.25 = 0.15 s (the saving's bound as well);
+- two independent imbalances (ranks 0-1 meet, ranks 2-3 meet, then a final barrier):
+  rank 1's extra 0.5 s in "fft" sets the wall time, rank 2's extra 0.2 s in "io" does not:
+  only fft is on the path, its imbalance 0.6 - 0.7 / 4 s (the mean over every rank);
+- a rank that logs its first record 0.05 s after the other (a late start, MPI_Init
+  unlogged), waited for in the first barrier: the path's start-up, 0.05 s, on that rank;
+- records of a rank that overlap (its barrier logged as starting before its send ended): the
+  jump lands in the record waited for, not in the next one by time;
+- a jump to a record that starts after the wait ended (clocks that disagree): counted as
+  the clock residual, the check passes; a total altered by hand fails it.
+Usage: check_critical_path.py PYTHON_DIR"""
+import sys
+
+sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else "python")
+from papi_report.load import critical_path as cp  # noqa: E402
+from papi_report.load.activities import Call  # noqa: E402
+
+S = 1000000000  # ns a second
+failures = []
+
+
+def expect(what, got, want, tol=1e-6):
+    ok = abs(got - want) <= tol * max(1.0, abs(want))
+    print("%-66s %.6f (want %.6f) %s" % (what, got, want, "ok" if ok else "FAILED"))
+    if not ok:
+        failures.append(what)
+
+
+def row_of(table, activity):
+    return next((r for r in table if r["activity"] == activity), None)
+
+
+def final_barrier(calls, ids):
+    """A barrier after each rank's last call: the early ranks wait for the last arrival."""
+    last = max(range(len(calls)), key=lambda r: calls[r][-1].t1)
+    t = calls[last][-1].t1 + 1000
+    for r in sorted(calls):
+        at = calls[r][-1].t1 + 100
+        mine = at if r != last else t
+        calls[r].append(Call(mine, t + 2000, "MPI_Barrier", 0x900, ("coll", ids), t - mine if r != last else 0,
+                             "wait_barrier" if r != last else None,
+                             (last, len(calls[last])) if r != last else None))
+
+
+def barrier(t0, t1, n):
+    return Call(t0, t1, "MPI_Barrier", 0x100, ("coll", n), 0, None, None)
+
+
+def pipeline():
+    calls, regions = {}, {}
+    b = int(0.01 * S)
+    for r in range(4):
+        work = 0.4 if r == 0 else 0.1
+        regions[r] = [(b, 1, "assemble"), (b + int(work * S), -1, "assemble")]
+        cs = [barrier(0, b, 1)]
+        t = b + int(work * S)
+        if r > 0:  # posted at t; rank r-1's send starts at send[r-1]
+            send = b + int(0.4 * S) + (r - 1) * 2000
+            cs.append(Call(t, send + 1500, "MPI_Recv", 0x200 + r, ("p2p", r - 1, 2),
+                           send + 1000 - t, "late_sender", (r - 1, 2 if r > 1 else 1)))
+            t = send + 1500
+        if r < 3:
+            cs.append(Call(t + 500, t + 1000, "MPI_Send", 0x300 + r, ("p2p", r, 2 if r else 1),
+                           0, None, None))
+        calls[r] = cs
+    final_barrier(calls, 3)
+    return calls, regions
+
+
+def test_pipeline():
+    calls, regions = pipeline()
+    res = cp.walk(calls, regions)
+    table = cp.rows(res)
+    for line in cp.text(res, table):
+        print(line)
+    expect("pipeline: the check passes", 0 if cp.check(res) is None else 1, 0)
+    expect("pipeline: the path's total is the wall time (s)", res["total"] / S,
+           (res["end"] - res["first"]) / S, 1e-9)
+    a = row_of(table, "assemble")
+    expect("pipeline: assemble on the path", 0 if a else 1, 0)
+    if a:
+        expect("pipeline: assemble's time on the path (s)", a["path_s"], 0.4, 1e-6)
+        expect("pipeline: on rank 0 only", 0 if a["path_ranks"] == "0" else 1, 0)
+        expect("pipeline: assemble's mean per rank (s)", a["mean_s"], 0.175, 1e-6)
+        expect("pipeline: imbalance (s)", a["imbalance_s"], 0.225, 1e-6)
+        expect("pipeline: assemble is the top row", 0 if table[0] is a else 1, 0)
+    sends = [(r, k) for (r, k) in res["path"] if k[1] == "MPI_Send"]
+    expect("pipeline: the path holds the sends of ranks 0-2",
+           0 if sorted(r for r, _ in sends) == [0, 1, 2] else 1, 0)
+    expect("pipeline: no rank 1-3 assemble on the path",
+           0 if all(r == 0 for (r, k) in res["path"] if k == ("compute", "assemble", "")) else 1, 0)
+
+
+def test_allreduce():
+    calls, regions = {}, {}
+    b = int(0.01 * S)
+    end = b + int(0.4 * S)
+    for r in range(4):
+        t = b + int((r + 1) * 0.1 * S)
+        regions[r] = [(b, 1, "solve"), (t, -1, "solve")]
+        calls[r] = [barrier(0, b, 1),
+                    Call(t, end + 1000, "MPI_Allreduce", 0x400, ("coll", 2), end - t if r < 3 else 0,
+                         "nxn" if r < 3 else None, (3, 1) if r < 3 else None)]
+    res = cp.walk(calls, regions)
+    table = cp.rows(res)
+    for line in cp.text(res, table):
+        print(line)
+    expect("allreduce: the check passes", 0 if cp.check(res) is None else 1, 0)
+    s = row_of(table, "solve")
+    expect("allreduce: solve on the path", 0 if s else 1, 0)
+    if s:
+        expect("allreduce: on rank 3", 0 if s["path_ranks"] == "3" else 1, 0)
+        expect("allreduce: solve's time on the path (s)", s["path_s"], 0.4, 1e-6)
+        expect("allreduce: solve's mean per rank (s)", s["mean_s"], 0.25, 1e-6)
+        expect("allreduce: solve's max (s)", s["max_s"], 0.4, 1e-6)
+        expect("allreduce: imbalance indicator (s)", s["imbalance_s"], 0.15, 1e-6)
+        expect("allreduce: the saving's bound (s)", s["saving_bound_s"], 0.15, 1e-6)
+    expect("allreduce: no waiting on the path",
+           0 if not any(k[0] == "wait" for (_r, k) in res["path"]) else 1, 0)
+
+
+def test_two_imbalances():
+    """Ranks 0 and 1 exchange (rank 0 waits 0.5 s for rank 1's fft), ranks 2 and 3 exchange
+    (rank 3 waits 0.2 s for rank 2's io), then a final barrier: the path goes through fft."""
+    b = int(0.01 * S)
+    regions = {0: [(b, 1, "fft"), (b + S // 10, -1, "fft")],
+               1: [(b, 1, "fft"), (b + 6 * S // 10, -1, "fft")],
+               2: [(b, 1, "io"), (b + 3 * S // 10, -1, "io")],
+               3: [(b, 1, "io"), (b + S // 10, -1, "io")]}
+    calls = {}
+    for waiter, sender, t_sender in ((0, 1, b + 6 * S // 10), (3, 2, b + 3 * S // 10)):
+        t_wait = b + S // 10
+        calls[sender] = [barrier(0, b, 1), Call(t_sender, t_sender + 1000, "MPI_Send", 0x500 + sender,
+                                                ("p2p", sender, 1), 0, None, None)]
+        calls[waiter] = [barrier(0, b, 1), Call(t_wait, t_sender + 1500, "MPI_Recv", 0x600 + waiter,
+                                                ("p2p", sender, 1), t_sender + 1000 - t_wait,
+                                                "late_sender", (sender, 1))]
+    final_barrier(calls, 2)
+    res = cp.walk(calls, regions)
+    table = cp.rows(res)
+    for line in cp.text(res, table):
+        print(line)
+    expect("two imbalances: the check passes", 0 if cp.check(res) is None else 1, 0)
+    f, io = row_of(table, "fft"), row_of(table, "io")
+    expect("two imbalances: fft on the path (s)", f["path_s"] if f else 0, 0.6, 1e-6)
+    expect("two imbalances: fft's imbalance (s)", f["imbalance_s"] if f else 0, 0.6 - 0.7 / 4, 1e-6)
+    expect("two imbalances: io not on the path", 0 if io is None else 1, 0)
+    expect("two imbalances: the total is the wall time (s)", res["total"] / S,
+           (res["end"] - res["first"]) / S, 1e-9)
+
+
+def test_start_up():
+    """Rank 1 enters the first barrier at 0.05 s, rank 0 at 0 and waits for it; both then
+    work 0.1 s: the path is rank 1's start-up, the barrier, then either rank's work."""
+    late = S // 20
+    calls = {0: [Call(0, late + 100, "MPI_Barrier", 1, ("coll", 1), late, "wait_barrier", (1, 0)),
+                 Call(late + 100 + S // 10, late + 200 + S // 10, "MPI_Barrier", 2, ("coll", 2), 0,
+                      None, None)],
+             1: [Call(late, late + 100, "MPI_Barrier", 1, ("coll", 1), 0, None, None)]}
+    res = cp.walk(calls)
+    table = cp.rows(res)
+    start = row_of(table, "start-up (before the first record)")
+    expect("start-up: the check passes", 0 if cp.check(res) is None else 1, 0)
+    expect("start-up: on the path (s)", start["path_s"] if start else 0, 0.05, 1e-6)
+    expect("start-up: rank 1's", 0 if start and start["path_ranks"] == "1" else 1, 0)
+    expect("start-up: mean per rank (s)", start["mean_s"] if start else 0, 0.025, 1e-6)
+
+
+def test_overlap():
+    """Rank 1 waits for rank 0's send ([0.3 s, 0.3 s + 1 us]) in MPI_Recv until 0.3 s +
+    200 ns; rank 0's next barrier is logged from 0.3 s + 100 ns, waiting for rank 1: the
+    path goes on in the send, then rank 0's work (0.3 s), no clock residual."""
+    t = 3 * S // 10
+    regions = {0: [(10, 1, "work"), (t, -1, "work")]}
+    calls = {0: [barrier(0, 10, 1), Call(t, t + 1000, "MPI_Send", 1, ("p2p", 0, 1), 0, None, None),
+                 Call(t + 100, t + S // 20 + 200, "MPI_Barrier", 2, ("coll", 2), S // 20,
+                      "wait_barrier", (1, 2))],
+             1: [barrier(0, 10, 1), Call(S // 10, t + 500, "MPI_Recv", 3, ("p2p", 0, 1),
+                                         t + 200 - S // 10, "late_sender", (0, 1)),
+                 Call(t + S // 20, t + S // 20 + 300, "MPI_Barrier", 4, ("coll", 2), 0, None, None)]}
+    res = cp.walk(calls, regions)
+    w = row_of(cp.rows(res), "work")
+    expect("overlap: the check passes", 0 if cp.check(res) is None else 1, 0)
+    expect("overlap: no clock residual (s)", res["residual"] / S, 0.0, 1e-9)
+    expect("overlap: rank 0's work on the path (s)", w["path_s"] if w else 0, 0.3, 1e-6)
+
+
+def test_clock_residual():
+    """Rank 1's receive ends at 0.2 s, its send (rank 0's clock) starts at 0.3 s: 0.1 s
+    walked twice, the clock residual; the check passes, a total altered does not."""
+    calls = {0: [barrier(0, 10, 1), Call(3 * S // 10, 3 * S // 10 + 100, "MPI_Send", 1,
+                                          ("p2p", 0, 1), 0, None, None)],
+             1: [barrier(0, 10, 1), Call(S // 10, 2 * S // 10, "MPI_Recv", 2, ("p2p", 0, 1),
+                                         S // 10, "late_sender", (0, 1)),
+                 Call(2 * S // 10 + 100, 4 * S // 10, "MPI_Barrier", 3, None, 0, None, None)]}
+    res = cp.walk(calls)
+    expect("clock: residual (s)", res["residual"] / S, 0.1, 1e-6)
+    expect("clock: the check passes", 0 if cp.check(res) is None else 1, 0)
+    expect("clock: a total altered is caught", 0 if cp.check(dict(res, total=res["total"] + S // 100)) else 1, 0)
+
+
+for test in (test_pipeline, test_allreduce, test_two_imbalances, test_start_up,
+             test_overlap, test_clock_residual):
+    test()
+if failures:
+    print("FAILED: %s" % ", ".join(failures))
+    sys.exit(1)
+print("PASSED")
