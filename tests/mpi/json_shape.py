@@ -11,9 +11,10 @@ number form is kept, what a run varies is not.
   region, a factor that cannot be formed), as a string's text does.
 - A shape is itself read as a document ("S", N and "K" as they are), so that a shape
   recorded under earlier rules is compared under these (check_json_golden.py).
-- Consecutive members of an object of one shape are written once; an array's distinct
-  elements once each, sorted: how many ranks, sites, samples or records a run has, and
-  in which order, does not count.
+- Consecutive members of an object of one shape are written once (a map's "K" entries
+  whatever the separator before them: a map of one entry and of many read alike); an
+  array's distinct elements once each, sorted: how many ranks, sites, samples or records
+  a run has, and in which order, does not count.
 
 Usage: json_shape.py FILE (the shape on stdout; a .jsonl file, one document a line)."""
 import re
@@ -88,7 +89,10 @@ class Shape:
                 tail = lead + close
                 break
             item = [sep + lead, self.member(keyed)]
-            if not (keyed and items and items[-1] == item):
+            # A map's entries (keys that are not schema names, "K"): how many does not count
+            # either, the first's separator kept.
+            if not (keyed and items and (items[-1] == item or
+                                         (items[-1][1] == item[1] and item[1].startswith('"K"')))):
                 items.append(item)
             rest = self.space()
             sep = ""
