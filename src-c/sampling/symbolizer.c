@@ -1,6 +1,6 @@
 /* symbolizer.c: code addresses named with elfutils' libdw (symbolizer.h). libdw is loaded
- * with dlopen, once per symbolizer (its functions by name: libdw_fn), so that nothing that
- * links these objects links libdw: libpapi.a keeps to libpfm4 and libc, and a machine
+ * with dlopen, once per process and never unloaded (its functions by name: libdw_fn), so
+ * that nothing that links these objects links libdw: libpapi.a keeps to libpfm4 and libc, and a machine
  * without libdw still runs, its names said to be missing (sym_how). A process's modules
  * come from /proc/self/maps; an object opened alone is reported at base 0 (an MPI call
  * site's offset is its file address there). Separate debug files are found by build id.
@@ -8,6 +8,7 @@
  * too slow for 100,000 stacks: each module's functions are sorted once and searched. */
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +86,22 @@ struct symbolizer {
 };
 
 #ifdef HAVE_DWFL
+/* libdw, loaded by the first symbolizer and kept: a symbolizer that unloaded it from one
+ * thread (the MPI wrapper's checkpoint thread names call sites) while another walked the
+ * loaded objects (dl_iterate_phdr) freed what that walk read (ThreadSanitizer's report in
+ * the tsan lane), and each session loaded it anew. */
+static pthread_once_t libdw_once = PTHREAD_ONCE_INIT;
+static void *libdw_lib;
+
+static void libdw_load_once(void)
+{
+    libdw_lib = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+}
+
 static int load_libdw(struct symbolizer *s)
 {
-    s->lib = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    pthread_once(&libdw_once, libdw_load_once);
+    s->lib = libdw_lib;
     if (!s->lib) {
         s->how = "libdw.so.1 could not be loaded";
         return -1;
@@ -179,8 +193,6 @@ void sym_close(struct symbolizer *s)
     for (size_t i = 0; i < s->nmod; i++)
         free(s->mod[i].sym);
     free(s->mod);
-    if (s->lib)
-        dlclose(s->lib);
 #endif
     free(s);
 }
