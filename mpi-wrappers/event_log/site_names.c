@@ -4,6 +4,7 @@
  * put() only reads the table and formats with no library call, so an exit path in a
  * signal handler that holds the file's lock may still write the names learnt before. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "event_log.h"
@@ -58,16 +59,8 @@ static void name_of(const struct pmpi_where *w, char *out)
     file = file ? file + 1 : w->file;
     out[0] = 0;
     if (w->line > 0 && strcmp(file, "??") != 0) {
-        char line[16];
-        int n = 0;
-        for (int v = w->line; v > 0 && n < 15; v /= 10)
-            line[n++] = (char)('0' + v % 10);
-        size_t len = fit(file, SITE_NAME - 17);
-        memcpy(out, file, len);
-        out[len++] = ':';
-        while (n > 0)
-            out[len++] = line[--n];
-        out[len] = 0;
+        size_t len = fit(file, SITE_NAME - 17); /* room for ":LINE" */
+        snprintf(out, SITE_NAME, "%.*s:%d", (int)len, file, w->line);
     } else if (strcmp(w->function, "??") != 0) {
         size_t len = fit(w->function, SITE_NAME);
         memcpy(out, w->function, len);

@@ -15,7 +15,7 @@ import sys
 
 sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else "python")
 from papi_report.load import root_causes as rc  # noqa: E402
-from papi_report.load.root_causes import Call  # noqa: E402
+from papi_report.load.activities import Call  # noqa: E402
 
 S = 1000000000  # ns a second
 failures = []

@@ -8,7 +8,7 @@ ranks): a job's records, not one rank's, unlike the wait states. Plain Python.""
 import csv
 import os
 
-from . import critical_path, event_log_read, event_logs, root_causes
+from . import activities, critical_path, event_log_read, event_logs, root_causes
 from .event_record import COLL, COUNTER, EVF_GROUP, RECV, REGION_ENTER, REGION_EXIT, SEND, WAIT
 
 _COMM = (SEND, RECV, COLL, WAIT)
@@ -72,7 +72,7 @@ def _rank_calls(rank, r, spill):
                 if cause_rank[j] >= 0:
                     causes[len(calls)] = (cause_rank[j], cause[j])
             j += 1
-        calls.append(root_causes.Call(rec[2] - off, rec[3] - off, rec[1], rec[9], s, w, k, None))
+        calls.append(activities.Call(rec[2] - off, rec[3] - off, rec[1], rec[9], s, w, k, None))
     return calls, regions, index, causes
 
 

@@ -23,7 +23,7 @@ or passed to an earlier-processed wait by clocks that disagree): direct + propag
 residual = the waits (check()). Plain Python, pure functions over the records given."""
 import bisect
 
-from .activities import Call, Segment, activity_name, segments  # noqa: F401 (the engine's names)
+from .activities import activity_name, segments
 
 
 def _in_interval(segs, starts, s, e):
