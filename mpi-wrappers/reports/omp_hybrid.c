@@ -20,9 +20,13 @@ static void ask_tool(struct pmpi_omp *o)
     memset(o, 0, sizeof *o);
     int (*sums)(double *) = (int (*)(double *))ompt_query_lookup("papi_ompt_sums", &gomp);
     o->regions = sums ? sums(v) : -1;
-    if (o->regions >= 0)
+    if (o->regions >= 0) {
         o->parallel_ns = v[0], o->useful_ns = v[1], o->maxu_team_ns = v[2], o->wall_team_ns = v[3];
-    else if (gomp)
+        int (*cpu)(double *) = (int (*)(double *))ompt_query_lookup("papi_ompt_cpu_sums", NULL);
+        o->cpu_known = cpu && cpu(v) == 0;
+        if (o->cpu_known)
+            o->cpu_ns = v[0], o->cpu_useful_ns = v[1], o->maxc_team_ns = v[2];
+    } else if (gomp)
         o->regions = -2;
     else if (ompt_query_other_tool(o->other_tool, sizeof o->other_tool, &o->other_in_program) == 0)
         o->regions = -3;
@@ -48,6 +52,9 @@ void pmpi_omp_query(struct pmpi_omp *o)
         return; /* the tool started after MPI_Init: all its sums are the run's */
     o->parallel_ns -= at_init.parallel_ns, o->useful_ns -= at_init.useful_ns;
     o->maxu_team_ns -= at_init.maxu_team_ns, o->wall_team_ns -= at_init.wall_team_ns;
+    if (o->cpu_known && at_init.cpu_known)
+        o->cpu_ns -= at_init.cpu_ns, o->cpu_useful_ns -= at_init.cpu_useful_ns,
+            o->maxc_team_ns -= at_init.maxc_team_ns;
 }
 
 void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double wall_s, double mpi_s)
@@ -67,6 +74,21 @@ void pmpi_omp_job_add(struct pmpi_omp_job *j, const struct pmpi_omp *o, double w
     j->useful_ns += o->useful_ns;
     j->maxu_team_ns += o->maxu_team_ns;
     j->wall_team_ns += o->wall_team_ns;
+    if (o->cpu_known && o->cpu_ns > 0) {
+        j->ranks_cpu++;
+        j->cpu_ns += o->cpu_ns, j->cpu_useful_ns += o->cpu_useful_ns;
+        j->maxc_team_ns += o->maxc_team_ns;
+    }
+}
+
+/* The job's factors on CPU time (pop_factors.h), both -1 unless every measured rank counted
+ * its threads' CPU time. */
+static struct pop_omp_cpu cpu_factors(const struct pmpi_omp_job *j)
+{
+    if (j->ranks_with == 0 || j->ranks_cpu < j->ranks_with)
+        return (struct pop_omp_cpu){-1, -1};
+    struct pop_omp_cpu_in in = {j->cpu_ns, j->cpu_useful_ns, j->maxc_team_ns};
+    return pop_omp_cpu_factors(&in);
 }
 
 #define GOMP_WHY                                                                           \
@@ -120,6 +142,15 @@ void pmpi_omp_json(struct jw *w, const struct pmpi_omp_job *j, double mpi)
     number(w, "parallel_efficiency", all ? e.parallel : -1);
     number(w, "mpi_parallel_efficiency", mpi);
     number(w, "hybrid_parallel_efficiency", all ? pop_hybrid(mpi, e.parallel) : -1);
+    struct pop_omp_cpu c = cpu_factors(j);
+    if (all && c.on_cpu >= 0) {
+        jw_obj_begin(w, "cpu_time");
+        number(w, "on_cpu", c.on_cpu);
+        number(w, "load_balance", c.load_balance);
+        jw_obj_end(w);
+    } else {
+        jw_null(w, "cpu_time");
+    }
     char other[512];
     other_why(j, other, sizeof other);
     const char *why = all              ? ""
@@ -159,6 +190,15 @@ void pmpi_omp_print(FILE *out, const struct pmpi_omp_job *j, double mpi)
             "parallel efficiency %.3f (serialization %.3f, load balance %.3f, scheduling %.3f)\n",
             pop_hybrid(mpi, e.parallel), mpi, e.parallel, e.serialization, e.load_balance,
             e.scheduling);
+    /* Threads that waited for a core count as busy in the wall-time load balance (as
+     * papi_run's banner says it: on CPU below 0.9) */
+    struct pop_omp_cpu c = cpu_factors(j);
+    if (c.on_cpu >= 0 && c.on_cpu < 0.9)
+        fprintf(out,
+                "papi_mpi: OpenMP: the threads were on a CPU %.0f%% of their work time (they "
+                "shared cores, or slept or waited for I/O in it): load balance on CPU time "
+                "%.3f, on wall time %.3f\n",
+                100 * c.on_cpu, c.load_balance, e.load_balance);
 }
 
 /* key: {"load_balance": .., "scheduling": .., "parallel": ..} (serialization first with

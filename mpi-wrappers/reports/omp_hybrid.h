@@ -24,6 +24,10 @@ struct jw;
 struct pmpi_omp {
     int regions;
     double parallel_ns, useful_ns, maxu_team_ns, wall_team_ns;
+    /* CPU time (the task clock per thread: pop_factors.h's pop_omp_cpu_in), cpu_known 0
+     * where the tool did not count it */
+    int cpu_known;
+    double cpu_ns, cpu_useful_ns, maxc_team_ns;
     int other_in_program;
     char other_tool[64];
 };
@@ -36,6 +40,8 @@ struct pmpi_omp_job {
     int other_in_program;
     char other_tool[64];
     double parallel_ns, outside_mpi_ns, useful_ns, maxu_team_ns, wall_team_ns;
+    int ranks_cpu; /* ranks whose CPU time per thread is known, and its sums: */
+    double cpu_ns, cpu_useful_ns, maxc_team_ns;
 };
 
 /* This library's own work begins (begin 1: MPI_Init's set-up; MPI_Finalize's report,

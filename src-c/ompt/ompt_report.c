@@ -251,10 +251,10 @@ static int task_clock_event(const struct ompt_counters_info *c)
     return -1;
 }
 
-/* A region's factors on CPU time (pop_factors.h: on CPU, load balance on CPU time), added
- * to sums; null where the task clock is not counted or a thread's tasks were not all. */
-static void put_cpu_time(struct jw *w, const struct ompt_region_row *r,
-                         const struct ompt_counters_info *c, struct pop_omp_cpu_in *sums)
+/* A region's CPU time per thread (the task clock) added to sums: 0, or -1 where the task
+ * clock is not counted or a thread's tasks were not all (sums unchanged). */
+static int region_cpu(const struct ompt_region_row *r, const struct ompt_counters_info *c,
+                      struct pop_omp_cpu_in *sums, struct pop_omp_cpu *f)
 {
     int e = task_clock_event(c);
     unsigned n = r->nthreads;
@@ -266,11 +266,22 @@ static void put_cpu_time(struct jw *w, const struct ompt_region_row *r,
         cpu[t] = th->events[e];
         useful[t] = th->work_ns;
     }
-    if (!known) {
+    if (!known)
+        return -1;
+    *f = pop_omp_cpu_region(cpu, useful, n, sums);
+    return 0;
+}
+
+/* A region's factors on CPU time (pop_factors.h: on CPU, load balance on CPU time), added
+ * to sums; null where they are not known (region_cpu). */
+static void put_cpu_time(struct jw *w, const struct ompt_region_row *r,
+                         const struct ompt_counters_info *c, struct pop_omp_cpu_in *sums)
+{
+    struct pop_omp_cpu f;
+    if (region_cpu(r, c, sums, &f) != 0) {
         jw_null(w, "cpu_time");
         return;
     }
-    struct pop_omp_cpu f = pop_omp_cpu_region(cpu, useful, n, sums);
     put_cpu_factors(w, &f);
 }
 
@@ -389,16 +400,23 @@ struct ompt_name *ompt_report_names(struct symbolizer *sym, const struct ompt_me
     return names;
 }
 
-int ompt_report_sums(struct pop_omp_in *sums)
+int ompt_report_sums(struct pop_omp_in *sums, struct pop_omp_cpu_in *cpu)
 {
     struct ompt_merged m;
+    struct ompt_counters_info counters;
+    struct pop_omp_cpu ignored;
     memset(sums, 0, sizeof *sums);
+    memset(cpu, 0, sizeof *cpu);
     if (ompt_merge(&m, 1) != 0)
         return -1;
+    ompt_counters_describe(&counters);
     uint64_t parallel = m.outer_unnamed_ns;
     for (int i = 0; i < m.nrows; i++) {
         parallel += m.rows[i].outer_wall_ns;
         ompt_report_efficiency(&m.rows[i], sums);
+        /* over the outermost regions whose CPU time is known, as the region file's */
+        if (m.rows[i].outer_instances == m.rows[i].instances)
+            region_cpu(&m.rows[i], &counters, cpu, &ignored);
     }
     sums->parallel_ns = (double)parallel;
     int n = m.nrows;

@@ -32,9 +32,11 @@ struct ompt_run_info {
  * hand-over file instead (handover_file.h, kind "omp_table": a "j LINE" item per line). 0,
  * or -1 with one line on stderr saying which file and why not. */
 OMPT_HIDDEN int ompt_report_write(const struct ompt_run_info *info);
-/* The run's efficiency sums so far, its outermost parallel time among them (the MPI
- * wrapper's query, ompt_tool.c): the regions merged, or -1 when out of memory. */
-OMPT_HIDDEN int ompt_report_sums(struct pop_omp_in *sums);
+/* The run's efficiency sums so far, its outermost parallel time among them, and the CPU-time
+ * sums of the outermost regions whose task clock was counted per thread (cpu all 0 where
+ * none was) (the MPI wrapper's query, ompt_tool.c): the regions merged, or -1 when out of
+ * memory. */
+OMPT_HIDDEN int ompt_report_sums(struct pop_omp_in *sums, struct pop_omp_cpu_in *cpu);
 
 /* A merged region's efficiencies, adding it to sums (when not NULL) only where all its
  * instances were outermost; none (all negative: null) where threads without a slot ran

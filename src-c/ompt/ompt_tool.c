@@ -140,12 +140,27 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
 __attribute__((visibility("default"))) int papi_ompt_sums(double out[4])
 {
     struct pop_omp_in sums;
+    struct pop_omp_cpu_in cpu;
     if (getpid() != tool_pid)
         return -1; /* not started, or a forked child holding its parent's sums */
-    int n = ompt_report_sums(&sums);
+    int n = ompt_report_sums(&sums, &cpu);
     out[0] = sums.parallel_ns;
     out[1] = sums.useful_ns, out[2] = sums.maxu_team_ns, out[3] = sums.wall_team_ns;
     return n;
+}
+
+/* For the MPI wrapper (mpi-wrappers/reports/omp_hybrid.c): the CPU-time sums (pop_factors.h's
+ * pop_omp_cpu_in: CPU time, useful time, team x largest CPU time) of the outermost regions
+ * whose task clock was counted per thread: 0, or -1 where none was (or as papi_ompt_sums). A
+ * function of its own: a wrapper that knows only papi_ompt_sums still works. */
+__attribute__((visibility("default"))) int papi_ompt_cpu_sums(double out[3])
+{
+    struct pop_omp_in sums;
+    struct pop_omp_cpu_in cpu;
+    if (getpid() != tool_pid || ompt_report_sums(&sums, &cpu) < 0 || cpu.cpu_ns <= 0)
+        return -1;
+    out[0] = cpu.cpu_ns, out[1] = cpu.useful_ns, out[2] = cpu.maxc_team_ns;
+    return 0;
 }
 
 /* For the MPI wrapper (src-c/common/ompt_query.h): its own work begins (begin 1) or ends

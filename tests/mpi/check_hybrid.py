@@ -34,7 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOL = 0.05
 REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
 HYBRID = ("ranks_measured", "serialization", "load_balance", "scheduling", "parallel_efficiency",
-          "mpi_parallel_efficiency", "hybrid_parallel_efficiency", "note")
+          "mpi_parallel_efficiency", "hybrid_parallel_efficiency", "on_cpu", "cpu_load_balance", "note")
+CPU_KEYS = {"on_cpu": "on_cpu", "cpu_load_balance": "load_balance"}
 
 
 def report_checks(out, o, launch):
@@ -47,7 +48,7 @@ def report_checks(out, o, launch):
         rows = list(csv.DictReader(f))
     if check(len(rows) == 1, "papi_report's openmp_hybrid: one row (%d)" % len(rows)):
         for k in HYBRID:
-            got, want = rows[0][k], o[k]
+            got, want = rows[0][k], ((o["cpu_time"] or {}).get(CPU_KEYS[k]) if k in CPU_KEYS else o[k])
             same = got == want if isinstance(want, str) else (
                 got == "" if want is None else got != "" and abs(float(got) - want) <= 1e-9)
             check(same, "openmp_hybrid %s %r, the report's %r" % (k, got, want))
@@ -120,8 +121,28 @@ def main():
     check(len(line) == 1 and ("= MPI parallel efficiency %.3f x OpenMP parallel efficiency %.3f"
                               % (mpi, omp)) in line[0] and ("efficiency %.3f =" % hyb) in line[0],
           "the banner prints it: %s" % line)
+    cpu_checks(p.stdout, o, args.launch)
     report_checks(out, o, args.launch)
     return verdict("mpi_hybrid_" + args.launch, scratch=out)
+
+
+def cpu_checks(stdout, o, launch):
+    """The job's factors on CPU time (issue 73 item 5): papi_run counts each thread's task
+    clock, and the staged threads sleep through their work, so they were on a CPU for a
+    small part of it (at most 20 %), said in one banner line with both balances; preloaded
+    without events, no task clock: null, nothing said."""
+    c = o.get("cpu_time")
+    said = [ln for ln in stdout.splitlines() if ln.startswith("papi_mpi: OpenMP: the threads were on a CPU")]
+    if launch != "papi_run":
+        check(c is None and not said, "no task clock counted: cpu_time null, nothing said: %s %s" % (c, said))
+        return
+    if not check(isinstance(c, dict) and c["on_cpu"] is not None and c["on_cpu"] <= 0.2 and
+                 c["load_balance"] is not None and 0 <= c["load_balance"] <= 1,
+                 "cpu_time: the sleeping threads on a CPU at most 20%% of their work: %s" % c):
+        return
+    check(len(said) == 1 and ("on a CPU %.0f%% of their work time" % (100 * c["on_cpu"])) in said[0]
+          and ("load balance on CPU time %.3f, on wall time %.3f" % (c["load_balance"], o["load_balance"]))
+          in said[0], "one banner line gives both balances: %s" % said)
 
 
 if __name__ == "__main__":

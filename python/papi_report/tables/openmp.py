@@ -28,7 +28,7 @@ THREAD_COLUMNS = KEY + ["region", "site", "thread", "implicit_tasks", "wall_s", 
 EVENT_COLUMNS = KEY + ["region", "site", "event", "threads", "min", "min_thread", "mean", "max",
                        "max_thread", "total"]
 HYBRID_COLUMNS = ["ranks_measured", "serialization"] + EFF + ["mpi_parallel_efficiency",
-                                                              "hybrid_parallel_efficiency", "note"]
+                                                              "hybrid_parallel_efficiency"] + CPU + ["note"]
 
 
 def _s(ns):
@@ -174,7 +174,9 @@ def openmp_hybrid(rep):
     o = (rep.get("wait_states") or {}).get("openmp")
     rows = []
     if isinstance(o, dict) and (o.get("ranks_measured") or "libgomp" in (o.get("note") or "")):
-        rows.append({c: o.get(c) for c in HYBRID_COLUMNS})
+        row = {c: o.get(c) for c in HYBRID_COLUMNS}
+        row.update(_cpu(o.get("cpu_time")))
+        rows.append(row)
     return _frame(rows, HYBRID_COLUMNS, ("ranks_measured",))
 
 

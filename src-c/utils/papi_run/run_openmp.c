@@ -465,8 +465,8 @@ static void banner_cpu_time(const char *where, const char *cpu, const char *eff,
         return;
     char b[2][32];
     fprintf(stderr,
-            "%sthe threads were on a CPU %.0f%% of their work time (they shared cores): load "
-            "balance on CPU time %s, on wall time %s%s",
+            "%sthe threads were on a CPU %.0f%% of their work time (they shared cores, or slept "
+            "or waited for I/O in it): load balance on CPU time %s, on wall time %s%s",
             where, 100 * x, share(cpu, "load_balance", b[0], sizeof b[0]),
             share(eff, "load_balance", b[1], sizeof b[1]), end);
 }
