@@ -23,6 +23,7 @@ def check(cond, what):
     print("%s: %s" % ("ok  " if cond else "FAIL", what))
     if not cond:
         FAILS.append(what)
+    return cond
 
 
 def run(prefix, out, path_dir):
@@ -30,6 +31,34 @@ def run(prefix, out, path_dir):
     return subprocess.run([sys.executable, os.path.join(HERE, "run_gpu_check.py"), "--prefix",
                            prefix, "--out", out], capture_output=True, text=True, env=env,
                           timeout=120)
+
+
+def host_checks(prefix, h, said):
+    """The host CPU's facts (issue 71 item 6) are recorded even where the GPU is missing,
+    and agree with papi_component_avail asked here directly: a PMU exposed or not, and the
+    reason where not; papi_validate run only where one is; one line says it."""
+    papi, _ = run_gpu_check.find_papi(prefix)
+    env = run_gpu_check.env_with(os.path.dirname(papi["libpapi"]))
+    direct = json.loads(subprocess.run([papi["papi_component_avail"], "--json"], capture_output=True,
+                                       text=True, env=env, timeout=60).stdout)["counters"]
+    exposed = bool(direct["number_hardware_counters"])
+    if not check(isinstance(h, dict) and h["pmu_exposed"] is exposed and not h["missing"],
+                 "host_cpu: PMU exposed %s, as papi_component_avail says here (%s)" % (
+                     h and h.get("pmu_exposed"), exposed)):
+        return
+    check(h["presets_available"] is not None and (h["presets_available"] > 0 or not exposed),
+          "host_cpu: %s presets available" % h["presets_available"])
+    if exposed:
+        v = h["validate"]
+        check(v["ran"] and v["passed"] is not None and v["passed"] > 0,
+              "host_cpu: papi_validate ran where the PMU is: %s" % v)
+    else:
+        check(h["why"] == direct["no_counters_reason"] and h["why"] and not h["validate"]["ran"],
+              "host_cpu: the reason, no papi_validate: %s" % h["why"][:80])
+    check(h["conformance"]["ran"] is False and "papi-examples" in h["conformance"]["why"],
+          "host_cpu: PAPI 7's suites said not run, with why")
+    check(sum(1 for ln in said.splitlines() if ln.startswith("gpu check: host CPU ")) == 1,
+          "one line says the host CPU's facts")
 
 
 def main():
@@ -45,6 +74,7 @@ def main():
               "no nvidia-smi: said in one line")
         check(doc["pass"] is False and any("nvidia-smi" in m for m in doc["missing"])
               and doc["verdicts"] == {}, "gpu_check.json: %s" % doc)
+        host_checks(prefix, doc.get("host_cpu"), p.stderr)
         p = run(os.path.join(d, "nothing"), os.path.join(d, "b"), empty)
         print(p.stderr)
         check(p.returncode == 2 and "MISSING: papi-compat's papi_run" in p.stderr and

@@ -20,6 +20,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gpu_verdicts  # noqa: E402
+import host_cpu  # noqa: E402
+
+HOST_TOOLS = ("papi_avail", "papi_component_avail", "papi_validate")
 
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 
@@ -43,7 +46,10 @@ def find_papi(prefix):
                                ("lib", "lib64", "lib/*-linux-gnu", "src-c")]),
              "papi_h": first([os.path.join(prefix, "include", "papi.h"),
                               os.path.join(REPO, "src-c", "include", "papi.h")])}
-    return found, ["papi-compat's %s (under %s)" % (k, prefix) for k, v in found.items() if not v]
+    missing = ["papi-compat's %s (under %s)" % (k, prefix) for k, v in found.items() if not v]
+    for n in HOST_TOOLS:  # the host CPU's facts (host_cpu.py): said there where one is absent
+        found[n] = tool(n)
+    return found, missing
 
 
 def find_cuda():
@@ -86,6 +92,21 @@ def nvml_events(papi, env):
     return names
 
 
+def host_facts(papi):
+    """The host CPU's facts (host_cpu.py), said in one line; None without libpapi."""
+    if not papi["libpapi"]:
+        return None
+    h = host_cpu.facts({n: papi[n] for n in HOST_TOOLS}, env_with(os.path.dirname(papi["libpapi"])))
+    v = h["validate"]
+    print("gpu check: host CPU %s: %s" % (
+        h["cpu"], "a PMU with %s counters, %s presets; papi_validate %s" % (
+            h["hardware_counters"], h["presets_available"],
+            "%s passed, %s failed, %s not countable" % (v["passed"], v["failed"], v["not_countable"])
+            if v["ran"] else "not run (%s)" % v["why"]) if h["pmu_exposed"] else
+        "no CPU PMU exposed (%s)" % (h["why"] or "no tool said")), file=sys.stderr)
+    return h
+
+
 def write(out, doc):
     path = os.path.join(out, "gpu_check.json")
     with open(path, "w") as f:
@@ -104,10 +125,11 @@ def main():
     papi, missing = find_papi(os.path.abspath(a.prefix))
     cuda, more = find_cuda()
     missing += more
+    host = host_facts(papi)  # a fact of the machine either way, never a verdict
     if missing:
         for m in missing:
             print("gpu check: MISSING: %s" % m, file=sys.stderr)
-        path = write(out, {"pass": False, "missing": missing, "verdicts": {}})
+        path = write(out, {"pass": False, "missing": missing, "verdicts": {}, "host_cpu": host})
         print("gpu check: not run (%d missing); %s" % (len(missing), path), file=sys.stderr)
         return 2
     libdir = os.path.dirname(papi["libpapi"])
@@ -120,7 +142,8 @@ def main():
     if p.returncode != 0:
         print(p.stdout + p.stderr, file=sys.stderr)
         print("gpu check: MISSING: a build of gpu_check.cu (%s)" % " ".join(build), file=sys.stderr)
-        write(out, {"pass": False, "missing": ["gpu_check.cu did not build"], "verdicts": {}})
+        write(out, {"pass": False, "missing": ["gpu_check.cu did not build"], "verdicts": {},
+                    "host_cpu": host})
         return 2
     names = nvml_events(papi, env)
     gpm = [names[s] for s in (":gpm_sm_activity_ns", ":gpm_dram_bandwidth_ns") if s in names]
@@ -170,7 +193,7 @@ def main():
         for n in lost:
             print("gpu check: FAILED: no %s in %s" % (n, out), file=sys.stderr)
         write(out, {"pass": False, "missing": ["%s (not written)" % n for n in lost],
-                    "verdicts": {}, "run_exit": run.returncode})
+                    "verdicts": {}, "run_exit": run.returncode, "host_cpu": host})
         return 1
     try:
         nvml_json = json.loads(pcl.stdout) if pcl else None
@@ -178,7 +201,7 @@ def main():
         nvml_json = None
     doc = gpu_verdicts.all_verdicts(truth, region, run_gpu, open(dmon_path).read(), nvml_json,
                                     smi_before + "\n" + smi_after + "\n", time.monotonic() - t0)
-    doc.update({"run_exit": run.returncode, "out": out, "gpm_events": gpm})
+    doc.update({"run_exit": run.returncode, "out": out, "gpm_events": gpm, "host_cpu": host})
     doc["pass"] = doc["pass"] and run.returncode == 0
     path = write(out, doc)
     for name, v in doc["verdicts"].items():

@@ -13,6 +13,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gpu_verdicts as gv  # noqa: E402
+import host_cpu  # noqa: E402
 
 os.environ["TZ"] = "UTC"
 time.tzset()
@@ -43,6 +44,41 @@ def verdict_after(change, name):
     i = copy.deepcopy(inputs())
     change(i)
     return gv.all_verdicts(**i)["verdicts"][name]
+
+
+def host_with_pmu():
+    """host_cpu.facts on a machine whose CPU PMU is exposed (this one's is not): stand-in
+    tools print what papi_component_avail, papi_avail and papi_validate print there; the
+    facts say 6 counters, 2 presets, and validate's counts with its failing row."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        docs = {"papi_component_avail": {"hardware": {"model_string": "Xeon"}, "counters": {
+                    "number_hardware_counters": 6, "no_counters_reason": ""}},
+                "papi_avail": {"presets": [{"available": True}, {"available": True},
+                                           {"available": False}]}}
+        tools = {}
+        for name, doc in docs.items():
+            tools[name] = os.path.join(d, name)
+            with open(tools[name], "w") as f:
+                f.write("#!/bin/sh\ncat <<'EOF'\n%s\nEOF\n" % json.dumps(doc))
+        val = {"hardware": {"model_string": "Xeon"}, "passed": 20, "failed": 1, "not_countable": 3,
+               "rows": [{"event": "PAPI_L2_DCM", "verdict": "fail"}, {"verdict": "pass"}]}
+        tools["papi_validate"] = os.path.join(d, "papi_validate")
+        with open(tools["papi_validate"], "w") as f:  # --quick --json FILE
+            f.write("#!/bin/sh\ncat > \"$3\" <<'EOF'\n%s\nEOF\nexit 1\n" % json.dumps(val))
+        for t in tools.values():
+            os.chmod(t, 0o755)
+        h = host_cpu.facts(tools, dict(os.environ))
+        v = h["validate"]
+        check(h["pmu_exposed"] is True and h["hardware_counters"] == 6 and h["cpu"] == "Xeon" and
+              h["presets_available"] == 2, "host with a PMU: exposed, 6 counters, 2 presets: %s" % h)
+        check(v["ran"] and v["exit"] == 1 and (v["passed"], v["failed"], v["not_countable"]) == (20, 1, 3)
+              and v["failed_rows"] == [{"event": "PAPI_L2_DCM", "verdict": "fail"}],
+              "papi_validate's counts and failing row recorded: %s" % v)
+        del tools["papi_validate"]
+        h = host_cpu.facts(tools, dict(os.environ))
+        check(h["missing"] == ["papi_validate"] and not h["validate"]["ran"] and
+              "not in the prefix" in h["validate"]["why"], "papi_validate absent: said: %s" % h["validate"])
 
 
 def main():
@@ -175,6 +211,7 @@ def main():
     v = verdict_after(run_short, "kernel_count")
     check(not v["pass"] and "papi_run --gpu's file: 1551 launches, want 1552" in v["detail"], "papi_run's total: %s"
           % v["detail"])
+    host_with_pmu()
     print("test_gpu_verdicts: %s" % ("FAILED (%d)" % len(FAILS) if FAILS else "PASSED"))
     return 1 if FAILS else 0
 
