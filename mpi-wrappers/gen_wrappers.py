@@ -519,6 +519,88 @@ def fortran_traffic(c, f08):
     return [], []
 
 
+def _fortran_status(a, f08):
+    """An ignored status replaced by one of ours (the program sees no change): a wildcard
+    receive learns its sender there. (lines before the call, the C status expression)."""
+    return (["    _Alignas(MPI_Status) MPI_Fint fst_[PMPI_F_STATUS_WORDS];",
+             f"    if (pmpi_log.on && pmpi_fortran_status_ignored({a('status')}, {int(f08)}))",
+             f"        {a('status')} = fst_;"],
+            "(pmpi_fortran_status(" + a("status") + f", {int(f08)}, &cst_) ? &cst_ : NULL)")
+
+
+def _fortran_statuses(a, args, f08):
+    """An ignored array of statuses replaced by one of ours (stack up to PMPI_LOG_WAIT_MAX
+    statuses, else the heap, freed after): a wildcard receive completed there learns its
+    sender. (lines before the call, the array's argument)."""
+    sts, cnt = a("array_of_statuses"), a("count") if "count" in args else a("incount")
+    return (["    _Alignas(MPI_Status) MPI_Fint fsts_[PMPI_LOG_WAIT_MAX * PMPI_F_STATUS_WORDS]; /* event_log.h */",
+             "    void *hfsts_;",
+             f"    {sts} = pmpi_fortran_statuses_mine({sts}, {cnt}, {int(f08)}, fsts_, "
+             "sizeof fsts_, &hfsts_);"], sts)
+
+
+def _fortran_wait_some_rec(a, args, cid, t, flag, st, sts, f08):
+    """A Waitany/Testany (indx) or Waitsome/Testsome record: the completed indices made C's."""
+    if "indx" in args:
+        return ["        MPI_Status cst_;",
+                f"        int ix_ = *(const int *){a('indx')} - PMPI_FORTRAN_INDEX_BASE({int(f08)});",
+                f"        int nd_ = !({flag}) ? -1 : *(const int *){a('indx')} != MPI_UNDEFINED;",
+                f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, &ix_, {st});"]
+    return [f"        int nd_ = *(const int *){a('outcount')}, ix_[PMPI_LOG_WAIT_MAX];",
+            "        nd_ = nd_ == MPI_UNDEFINED ? 0 : nd_ == 0 ? -1 /* a poll */ : nd_ < PMPI_LOG_WAIT_MAX ? nd_ : PMPI_LOG_WAIT_MAX;",
+            "        for (int i_ = 0; i_ < nd_; i_++)",
+            f"            ix_[i_] = ((const int *){a('array_of_indices')})[i_] - "
+            f"PMPI_FORTRAN_INDEX_BASE({int(f08)});",
+            "        MPI_Status cst_[PMPI_LOG_WAIT_MAX];",
+            f"        int ncs_ = pmpi_fortran_statuses({sts}, {int(f08)}, nd_, cst_);",
+            f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, ix_, ncs_ ? cst_ : NULL);"]
+
+
+def _fortran_call_rec(c, a, cid, t, status, f08):
+    """A point-to-point call's or a collective's record(s), or a plain call's: (lines before
+    the call, the record's lines)."""
+    args, name, before, rec = c["args"], c["name"], [], []
+    dest, source = partners(c)
+    comm = fortran_arg(c, "comm", f08)
+    req = f"pmpi_req_key(PMPI_Request_f2c(*(const MPI_Fint *){a('request')}))" \
+        if "request" in args else "0"
+    sync = "PMPI_EVF_SYNC" if synchronous(name) else "0"
+    if dest or source:
+        d = fortran_arg(c, dest, f08) if dest else None
+        src = None
+        if source:
+            src = fortran_arg(c, "source" if "source" in args else "dest", f08)
+            if "status" in args:
+                src = f"pmpi_fortran_source({src}, {fortran_arg(c, 'status', f08)}, {int(f08)})"
+        if not persistent(c):  # a persistent request is filed by fortran_traffic
+            stag = "sendtag" if "sendtag" in args else "tag"
+            rtag = "recvtag" if "recvtag" in args else "tag"
+            if d and stag in args:
+                rec.append(f"        pmpi_log_call({cid}, PMPI_EV_SEND, {t}, {comm}, {d}, "
+                           f"{fortran_arg(c, stag, f08)}, sent_, {req}, {sync});")
+            if src and rtag in args:
+                tag = fortran_arg(c, rtag, f08)
+                if status:  # MPI_ANY_TAG: the status's
+                    before = status
+                    rec.append("        MPI_Status cst_;")
+                    tag = (f"({tag} == MPI_ANY_TAG && pmpi_fortran_status({a('status')}, "
+                           f"{int(f08)}, &cst_) ? cst_.MPI_TAG : {tag})")
+                rec.append(f"        pmpi_log_call({cid}, PMPI_EV_RECV, {t}, {comm}, {src}, "
+                           f"{tag}, recvd_, {req}, 0);")
+                if d and stag in args:  # a Sendrecv: both records in one claim
+                    rec = [x for x in rec if "pmpi_log_call(" not in x] + [
+                        f"        pmpi_log_sendrecv({cid}, {t}, {comm}, {d}, "
+                        f"{fortran_arg(c, stag, f08)}, sent_, {src}, {tag}, recvd_, {req});"]
+    elif c["kind"] == "coll" and "comm" in args and not persistent(c):
+        root = fortran_arg(c, "root", f08) or "PMPI_LOG_NO_ROOT"
+        rec = [f"        pmpi_log_call({cid}, PMPI_EV_COLL, {t}, {comm}, {root}, -1, "
+               f"sent_ + recvd_, {req}, 0);"]
+    if not rec:  # a call without a partner or root, or a persistent request's *_init
+        rec.append(f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, "
+                   "sent_ + recvd_, 0, 0);")
+    return before, rec
+
+
 def fortran_log(c, f08):
     """For bindings that enter PMPI_* directly (Open MPI's, MPICH's mpi_f08 for Wait*,
     Test*, Barrier ...), the event log's record(s) the C wrapper would write, from the
@@ -539,24 +621,8 @@ def fortran_log(c, f08):
                 f"        rq_[i_] = pmpi_req_key(PMPI_Request_f2c(((const MPI_Fint *){arr})[i_]));"]
     name, before, rec = c["name"], [], []
     flag = f"*(const MPI_Fint *){a('flag')} != 0" if "flag" in args else "1"
-    status, st = [], "NULL"
-    if "status" in args:
-        # an ignored status is replaced by one of ours (the program sees no change): a
-        # wildcard receive learns its sender there
-        status = ["    _Alignas(MPI_Status) MPI_Fint fst_[PMPI_F_STATUS_WORDS];",
-                  f"    if (pmpi_log.on && pmpi_fortran_status_ignored({a('status')}, {int(f08)}))",
-                  f"        {a('status')} = fst_;"]
-        st = "(pmpi_fortran_status(" + a("status") + f", {int(f08)}, &cst_) ? &cst_ : NULL)"
-    statuses = []
-    if "array_of_statuses" in args:
-        # an ignored array of statuses is replaced by one of ours (stack up to
-        # PMPI_LOG_WAIT_MAX statuses, else the heap, freed after): a wildcard receive
-        # completed there learns its sender
-        sts, cnt = a("array_of_statuses"), a("count") if "count" in args else a("incount")
-        statuses = ["    _Alignas(MPI_Status) MPI_Fint fsts_[PMPI_LOG_WAIT_MAX * PMPI_F_STATUS_WORDS]; /* event_log.h */",
-                    "    void *hfsts_;",
-                    f"    {sts} = pmpi_fortran_statuses_mine({sts}, {cnt}, {int(f08)}, fsts_, "
-                    "sizeof fsts_, &hfsts_);"]
+    status, st = ([], "NULL") if "status" not in args else _fortran_status(a, f08)
+    statuses, sts = ([], None) if "array_of_statuses" not in args else _fortran_statuses(a, args, f08)
     if name in WAITS:
         arr = a("request") if "request" in args else a("array_of_requests")
         n = "1" if "request" in args else f"*(const int *){a('count')}"
@@ -571,61 +637,11 @@ def fortran_log(c, f08):
     elif name in WAITS_SOME:
         n = f"*(const int *){a('count') if 'count' in args else a('incount')}"
         before = keys(a("array_of_requests"), n) + status + statuses
-        if "indx" in args:
-            rec = ["        MPI_Status cst_;",
-                   f"        int ix_ = *(const int *){a('indx')} - PMPI_FORTRAN_INDEX_BASE({int(f08)});",
-                   f"        int nd_ = !({flag}) ? -1 : *(const int *){a('indx')} != MPI_UNDEFINED;",
-                   f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, &ix_, {st});"]
-        else:
-            rec = [f"        int nd_ = *(const int *){a('outcount')}, ix_[PMPI_LOG_WAIT_MAX];",
-                   "        nd_ = nd_ == MPI_UNDEFINED ? 0 : nd_ == 0 ? -1 /* a poll */ : nd_ < PMPI_LOG_WAIT_MAX ? nd_ : PMPI_LOG_WAIT_MAX;",
-                   "        for (int i_ = 0; i_ < nd_; i_++)",
-                   f"            ix_[i_] = ((const int *){a('array_of_indices')})[i_] - "
-                   f"PMPI_FORTRAN_INDEX_BASE({int(f08)});",
-                   "        MPI_Status cst_[PMPI_LOG_WAIT_MAX];",
-                   f"        int ncs_ = pmpi_fortran_statuses({sts}, {int(f08)}, nd_, cst_);",
-                   f"        pmpi_log_wait_some({cid}, {t}, nrq_, rq_, nd_, ix_, ncs_ ? cst_ : NULL);"]
+        rec = _fortran_wait_some_rec(a, args, cid, t, flag, st, sts, f08)
     elif name in STARTS:  # logged with the partners (fortran_traffic)
         return [], []
     else:
-        dest, source = partners(c)
-        comm = fortran_arg(c, "comm", f08)
-        req = f"pmpi_req_key(PMPI_Request_f2c(*(const MPI_Fint *){a('request')}))" \
-            if "request" in args else "0"
-        sync = "PMPI_EVF_SYNC" if synchronous(name) else "0"
-        if dest or source:
-            d = fortran_arg(c, dest, f08) if dest else None
-            src = None
-            if source:
-                src = fortran_arg(c, "source" if "source" in args else "dest", f08)
-                if "status" in args:
-                    src = f"pmpi_fortran_source({src}, {fortran_arg(c, 'status', f08)}, {int(f08)})"
-            if not persistent(c):  # a persistent request is filed by fortran_traffic
-                stag = "sendtag" if "sendtag" in args else "tag"
-                rtag = "recvtag" if "recvtag" in args else "tag"
-                if d and stag in args:
-                    rec.append(f"        pmpi_log_call({cid}, PMPI_EV_SEND, {t}, {comm}, {d}, "
-                               f"{fortran_arg(c, stag, f08)}, sent_, {req}, {sync});")
-                if src and rtag in args:
-                    tag = fortran_arg(c, rtag, f08)
-                    if status:  # MPI_ANY_TAG: the status's
-                        before = status
-                        rec.append("        MPI_Status cst_;")
-                        tag = (f"({tag} == MPI_ANY_TAG && pmpi_fortran_status({a('status')}, "
-                               f"{int(f08)}, &cst_) ? cst_.MPI_TAG : {tag})")
-                    rec.append(f"        pmpi_log_call({cid}, PMPI_EV_RECV, {t}, {comm}, {src}, "
-                               f"{tag}, recvd_, {req}, 0);")
-                    if d and stag in args:  # a Sendrecv: both records in one claim
-                        rec = [x for x in rec if "pmpi_log_call(" not in x] + [
-                            f"        pmpi_log_sendrecv({cid}, {t}, {comm}, {d}, "
-                            f"{fortran_arg(c, stag, f08)}, sent_, {src}, {tag}, recvd_, {req});"]
-        elif c["kind"] == "coll" and "comm" in args and not persistent(c):
-            root = fortran_arg(c, "root", f08) or "PMPI_LOG_NO_ROOT"
-            rec = [f"        pmpi_log_call({cid}, PMPI_EV_COLL, {t}, {comm}, {root}, -1, "
-                   f"sent_ + recvd_, {req}, 0);"]
-        if not rec:  # a call without a partner or root, or a persistent request's *_init
-            rec.append(f"        pmpi_log_call({cid}, PMPI_EV_CALL, {t}, MPI_COMM_NULL, -1, -1, "
-                       "sent_ + recvd_, 0, 0);")
+        before, rec = _fortran_call_rec(c, a, cid, t, status, f08)
     ierr = f"a{len(args)}"
     after = [f"    if (bypass_ && dt_ && pmpi_log.on && pmpi_fortran_ok({ierr})) {{"] + rec + ["    }"]
     if statuses:
