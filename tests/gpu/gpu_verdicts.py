@@ -288,6 +288,11 @@ def figures(truth, region):
     return out
 
 
+def time_verdict(elapsed_s):
+    return {"pass": elapsed_s < TIME_LIMIT_S, "seconds": round(elapsed_s, 1),
+            "detail": "the whole check in %.1f s (limit %g)" % (elapsed_s, TIME_LIMIT_S)}
+
+
 def all_verdicts(truth, region, run_gpu, dmon_text, nvml_json, smi_lines, elapsed_s):
     v = {"kernel_count": kernel_count(truth, region, run_gpu),
          "durations": durations(truth, region),
@@ -295,8 +300,7 @@ def all_verdicts(truth, region, run_gpu, dmon_text, nvml_json, smi_lines, elapse
          "kernels_in_regions": kernels_in_regions(truth, region),
          "gpm_vs_dmon": gpm_vs_dmon(truth, region, dmon_text),
          "nvml_vs_nvidia_smi": nvml_vs_nvidia_smi(nvml_json, smi_lines),
-         "time": {"pass": elapsed_s < TIME_LIMIT_S, "seconds": round(elapsed_s, 1),
-                  "detail": "the whole check in %.1f s (limit %g)" % (elapsed_s, TIME_LIMIT_S)}}
+         "time": time_verdict(elapsed_s)}
     return {"pass": all(x["pass"] for x in v.values()), "verdicts": v,
             "figures": figures(truth, region)}
 

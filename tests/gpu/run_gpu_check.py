@@ -19,6 +19,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import counter_verdicts  # noqa: E402
 import gpu_verdicts  # noqa: E402
 import host_cpu  # noqa: E402
 
@@ -105,6 +106,56 @@ def host_facts(papi):
             if v["ran"] else "not run (%s)" % v["why"]) if h["pmu_exposed"] else
         "no CPU PMU exposed (%s)" % (h["why"] or "no tool said")), file=sys.stderr)
     return h
+
+
+def cuda_listing(papi, libdir, out):
+    """The cuda component's metric list twice, the first with an empty cache (a cache folder
+    of its own): (first s, second s, first's events, second's events)."""
+    env = env_with(libdir, XDG_CACHE_HOME=os.path.join(out, "cache"))
+    got = []
+    for _ in range(2):
+        t = time.monotonic()
+        p = subprocess.run([papi["papi_native_avail"], "--json"], capture_output=True, text=True,
+                           env=env, timeout=120)
+        s = round(time.monotonic() - t, 2)
+        try:
+            n = sum(len(c.get("events", [])) for c in json.loads(p.stdout).get("components", [])
+                    if c.get("component") == "cuda")
+        except ValueError:
+            n = 0
+        got.append((s, n))
+    return got[0][0], got[1][0], got[0][1], got[1][1]
+
+
+def counter_check(papi, cuda, libdir, out):
+    """gpu_counters.cu built and run (its cases read through the cuda component), the
+    listing timed, and Nsight Compute's values for the same kernels where ncu is: the
+    verdicts (counter_verdicts.py), and what failed to build or run said."""
+    exe = os.path.join(out, "gpu_counters")
+    b = subprocess.run([cuda["nvcc"], "-O2", "-arch=native", "-I" + os.path.dirname(papi["papi_h"]),
+                        "-o", exe, os.path.join(HERE, "gpu_counters.cu"), "-L" + libdir, "-lpapi",
+                        "-Xlinker", "-rpath=" + libdir], capture_output=True, text=True, timeout=300)
+    counted = None
+    if b.returncode != 0:
+        print(b.stdout + b.stderr + "gpu check: FAILED: gpu_counters.cu did not build", file=sys.stderr)
+    else:
+        path = os.path.join(out, "counters.json")
+        r = subprocess.run([exe, path], capture_output=True, text=True, timeout=120,
+                           env=env_with(libdir))
+        print(r.stdout + r.stderr, file=sys.stderr)
+        try:
+            counted = json.load(open(path))
+        except (OSError, ValueError):
+            print("gpu check: FAILED: gpu_counters wrote no file (exit %d)" % r.returncode,
+                  file=sys.stderr)
+    ncu, ncu_text = shutil.which("ncu") or first(["/usr/local/cuda*/bin/ncu"]), None
+    if ncu and b.returncode == 0:
+        metrics = sorted({ev.split(":::", 1)[1].split(":device=")[0]
+                          for c in (counted or {}).values() for ev in c.get("events", {})})
+        r = subprocess.run([ncu, "--csv", "--metrics", ",".join(metrics), exe, "--plain"],
+                           capture_output=True, text=True, timeout=180)
+        ncu_text = r.stdout if r.returncode == 0 else ""
+    return counter_verdicts.all_counter_verdicts(counted, cuda_listing(papi, libdir, out), ncu_text)
 
 
 def write(out, doc):
@@ -201,8 +252,10 @@ def main():
         nvml_json = None
     doc = gpu_verdicts.all_verdicts(truth, region, run_gpu, open(dmon_path).read(), nvml_json,
                                     smi_before + "\n" + smi_after + "\n", time.monotonic() - t0)
+    doc["verdicts"].update(counter_check(papi, cuda, libdir, out))
+    doc["verdicts"]["time"] = gpu_verdicts.time_verdict(time.monotonic() - t0)
     doc.update({"run_exit": run.returncode, "out": out, "gpm_events": gpm, "host_cpu": host})
-    doc["pass"] = doc["pass"] and run.returncode == 0
+    doc["pass"] = all(v["pass"] for v in doc["verdicts"].values()) and run.returncode == 0
     path = write(out, doc)
     for name, v in doc["verdicts"].items():
         print("gpu check: %-20s %s  %s" % (name, "PASS" if v["pass"] else "FAIL", v["detail"]))

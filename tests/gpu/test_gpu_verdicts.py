@@ -12,6 +12,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import counter_verdicts as cv  # noqa: E402
 import gpu_verdicts as gv  # noqa: E402
 import host_cpu  # noqa: E402
 
@@ -44,6 +45,51 @@ def verdict_after(change, name):
     i = copy.deepcopy(inputs())
     change(i)
     return gv.all_verdicts(**i)["verdicts"][name]
+
+
+def counters():
+    """The hardware-counter verdicts (counter_verdicts.py) on recorded/counters.json and
+    recorded/ncu.csv: all pass; each fails, saying why, when one figure is moved past it."""
+    counted, ncu = load("counters.json"), load("ncu.csv")
+    listing = (1.4, 0.05, 1830, 1830)
+    v = cv.all_counter_verdicts(counted, listing, ncu)
+    check(all(x["pass"] for x in v.values()) and sorted(v) == [
+        "cuda_fma", "cuda_launch", "cuda_listing", "cuda_stream", "cuda_vs_ncu"],
+        "counters: every verdict passes on the recorded run: %s" % {k: x["detail"] for k, x in v.items()})
+    check("dram__bytes_read.sum:device=0 1075052544, staged 1073741824 (+- 2 %)" in v["cuda_stream"]["detail"],
+          "the stream's detail: %s" % v["cuda_stream"]["detail"])
+    check("stream dram__bytes_read.sum: ours 1075052544, ncu 1074790400" in v["cuda_vs_ncu"]["detail"],
+          "ncu's last read_kernel is ours (the L2 flush's first): %s" % v["cuda_vs_ncu"]["detail"])
+    check("cuda_vs_ncu" not in cv.all_counter_verdicts(counted, listing, None),
+          "no ncu on the image: no verdict (a fact)")
+
+    def moved(case, ev, by):
+        c = copy.deepcopy(counted)
+        c[case]["events"][ev]["counted"] += by
+        return cv.all_counter_verdicts(c, listing, ncu)
+    fma = "cuda:::sm__sass_thread_inst_executed_op_dfma_pred_on.sum:device=0"
+    v = moved("fma", fma, 1)
+    check(not v["cuda_fma"]["pass"] and "553648129, want 553648128" in v["cuda_fma"]["detail"],
+          "one FMA too many fails: %s" % v["cuda_fma"]["detail"])
+    v = moved("stream", "cuda:::dram__bytes_read.sum:device=0", 30000000)
+    check(not v["cuda_stream"]["pass"] and not v["cuda_vs_ncu"]["pass"],
+          "DRAM bytes 2.9 %% over fail both: %s" % v["cuda_stream"]["detail"])
+    v = moved("launch", "cuda:::launch__grid_size:device=0", -1)
+    check(not v["cuda_launch"]["pass"], "a grid of 122 fails: %s" % v["cuda_launch"]["detail"])
+    c = copy.deepcopy(counted)
+    c["fma"] = {"ret": -8, "error": "cuda:::sm__sass_thread_inst_executed_op_dfma_pred_on.sum:"
+                "device=0: Event does not exist", "events": c["fma"]["events"]}
+    v = cv.all_counter_verdicts(c, listing, None)
+    check(not v["cuda_fma"]["pass"] and "not counted (cuda:::sm__sass" in v["cuda_fma"]["detail"]
+          and "PAPI error -8" in v["cuda_fma"]["detail"], "a case not counted says PAPI's words: %s"
+          % v["cuda_fma"]["detail"])
+    v = cv.all_counter_verdicts(counted, (2.6, 0.05, 1830, 1830), None)
+    check(not v["cuda_listing"]["pass"], "a listing of 2.6 s fails: %s" % v["cuda_listing"]["detail"])
+    v = cv.all_counter_verdicts(counted, (1.2, 0.05, 1830, 0), None)
+    check(not v["cuda_listing"]["pass"], "a cache that lists nothing fails")
+    v = cv.all_counter_verdicts(None, listing, None)
+    check(not v["cuda_fma"]["pass"] and "not in gpu_counters' file" in v["cuda_fma"]["detail"],
+          "no file: each case fails, said")
 
 
 def host_with_pmu():
@@ -212,6 +258,7 @@ def main():
     check(not v["pass"] and "papi_run --gpu's file: 1551 launches, want 1552" in v["detail"], "papi_run's total: %s"
           % v["detail"])
     host_with_pmu()
+    counters()
     print("test_gpu_verdicts: %s" % ("FAILED (%d)" % len(FAILS) if FAILS else "PASSED"))
     return 1 if FAILS else 0
 

@@ -1,0 +1,94 @@
+"""counter_verdicts.py: the prepared check's verdicts on the GPU's own hardware counters
+(issue 71 item 5), from what gpu_counters.cu wrote (its cases: each event's expected and
+counted value, PAPI's words where a call failed), the cuda component's listing times, and
+Nsight Compute's values for the same kernels where the image has `ncu`. Pure functions;
+test_gpu_verdicts.py runs them on recorded inputs."""
+import csv
+import io
+
+DRAM_TOLERANCE = 0.02  # dram__bytes_read.sum of a 1 GiB read
+NCU_TOLERANCE = 0.01  # ours beside ncu's for the same kernel
+LISTING_LIMIT_S = 2.0  # a device's metric list, the first time (no cache)
+
+# case -> (event name's start, how it is judged: exact, or the relative tolerance)
+CASES = {"fma": ("cuda:::sm__sass_thread_inst_executed_op_dfma_pred_on.sum", 0.0),
+         "stream": ("cuda:::dram__bytes_read.sum", DRAM_TOLERANCE),
+         "launch": ("cuda:::launch__", 0.0)}
+
+
+def case_verdict(counted, name):
+    """A case of gpu_counters' file: every event's count equal to (or within the case's
+    tolerance of) its expected value; fails naming PAPI's error where the case did not run."""
+    c = (counted or {}).get(name)
+    if c is None:
+        return {"pass": False, "detail": "%s: not in gpu_counters' file" % name}
+    if c.get("ret") != 0:
+        return {"pass": False, "detail": "%s: not counted (%s, PAPI error %s)" % (
+            name, c.get("error") or "?", c.get("ret"))}
+    tol, parts, ok = CASES[name][1], [], True
+    for ev, v in sorted(c["events"].items()):
+        want, got = v["expected"], v["counted"]
+        good = got == want if tol == 0 else want > 0 and abs(got - want) <= tol * want
+        ok = ok and good
+        parts.append("%s %d, %s %d%s" % (ev, got, "want" if tol == 0 else "staged", want,
+                                         "" if tol == 0 else " (+- %g %%)" % (100 * tol)))
+    return {"pass": ok, "detail": "; ".join(parts), "events": c["events"]}
+
+
+def listing_verdict(first_s, second_s, first_n, second_n):
+    """The cuda component's metric list: the first listing (no cache) under the limit, and
+    the second (from the cache) the same events."""
+    ok = first_s is not None and first_s < LISTING_LIMIT_S and first_n > 0 and first_n == second_n
+    return {"pass": ok, "first_s": first_s, "second_s": second_s, "events": first_n,
+            "detail": "%s events listed in %s s (limit %g; again from the cache: %s events in %s s)"
+                      % (first_n, first_s, LISTING_LIMIT_S, second_n, second_s)}
+
+
+def parse_ncu_csv(text):
+    """{(kernel name's start, metric): value} from `ncu --csv --metrics ...` (one row per
+    kernel launch and metric; the numbers may carry thousands separators)."""
+    out = {}
+    lines = [ln for ln in text.splitlines() if ln.startswith('"')]
+    for row in csv.DictReader(io.StringIO("\n".join(lines))):
+        kernel, metric = row.get("Kernel Name", ""), row.get("Metric Name", "")
+        try:
+            value = float(row.get("Metric Value", "").replace(",", ""))
+        except ValueError:
+            continue
+        out[(kernel.split("(")[0], metric)] = value
+    return out
+
+
+# our case's event -> the kernel ncu saw it in
+NCU_KERNELS = {"fma": "fma64_kernel", "stream": "read_kernel", "launch": "launch_kernel"}
+
+
+def ncu_verdict(counted, ncu):
+    """Ours beside Nsight Compute's for each event of each case, within 1 %; None where the
+    image has no ncu (a fact, not a verdict)."""
+    if ncu is None:
+        return None
+    parts, ok = [], True
+    for name, kernel in NCU_KERNELS.items():
+        for ev, v in ((counted or {}).get(name) or {}).get("events", {}).items():
+            metric = ev.split(":::", 1)[1].split(":device=")[0]
+            theirs = [x for (k, m), x in ncu.items() if k == kernel and m == metric]
+            if not theirs:
+                ok = False
+                parts.append("%s: ncu has no %s for %s" % (name, metric, kernel))
+                continue
+            t = theirs[-1]  # read_kernel runs twice (the L2 flush first): the last is ours
+            good = abs(v["counted"] - t) <= NCU_TOLERANCE * max(abs(t), 1)
+            ok = ok and good
+            parts.append("%s %s: ours %d, ncu %.0f" % (name, metric, v["counted"], t))
+    return {"pass": ok, "detail": "; ".join(parts)}
+
+
+def all_counter_verdicts(counted, listing, ncu_text):
+    """The verdicts of this part of the check: the cases, the listing, ncu's where present."""
+    v = {"cuda_" + n: case_verdict(counted, n) for n in CASES}
+    v["cuda_listing"] = listing_verdict(*listing)
+    n = ncu_verdict(counted, parse_ncu_csv(ncu_text) if ncu_text is not None else None)
+    if n is not None:
+        v["cuda_vs_ncu"] = n
+    return v
