@@ -132,10 +132,12 @@ def case_balance(tool_py, doc, facts, tmp, ompt_dir):
         f = th[int(t["thread"])]
         same(t["work_s"], f["work_ns"] / NS, "thread %s's work" % t["thread"])
         same(t["join_wait_s"], f["join_wait_ns"] / NS, "thread %s's join wait" % t["thread"])
+    root_causes(out, imb, bal, facts)
     with open(os.path.join(out, "report.txt")) as f:
         text = f.read()
     check("OpenMP parallel regions, most thread time lost first" in text and imb["name"] in text,
           "report.txt shows the regions table")
+    check("OpenMP waits by root cause" in text, "report.txt shows the root causes")
     with open(os.path.join(out, "report.html")) as f:
         page = f.read()
     check("<figcaption>OpenMP parallel regions: threads&#x27; work and waits, efficiencies</figcaption>\n"
@@ -145,6 +147,30 @@ def case_balance(tool_py, doc, facts, tmp, ompt_dir):
     check(rc == 0 and "1 of 1 files follow" in said,
           "papi_report --check passes the tool's file: %s" % said.strip())
     bad_inputs(tool_py, doc, tmp)
+
+
+def root_causes(out, imb, bal, facts):
+    """openmp_root_causes (issue 72 item 1, OpenMP): one row, the imbalanced region's: its
+    threads 0-2 waited for thread 3 (4 units of work); the direct cost, sum of (4 - (t+1))
+    units = 6 units, within 10 % of the waits the program's own clock saw, and exactly the
+    file's work sums; the residual waits - direct; the balanced region has none."""
+    got = rows(out, "openmp_root_causes")
+    if not check(len(got) == 1 and got[0]["region"] == imb["name"],
+                 "one root-cause row, the imbalanced region's: %s" % [r["region"] for r in got]):
+        return
+    r, th = got[0], {t["thread"]: t for t in imb["threads"]}
+    check(r["cause_thread"] == "3" and r["waiting_threads"] == "0-2",
+          "threads 0-2 waited for thread 3: %s, %s" % (r["waiting_threads"], r["cause_thread"]))
+    direct = sum(th[3]["work_ns"] - t["work_ns"] for t in th.values()) / NS
+    same(r["direct_s"], direct, "the direct cost from the file's work")
+    same(r["cause_work_s"], th[3]["work_ns"] / NS, "the cause's work")
+    waits = sum(t["barrier_wait_ns"] + t["join_wait_ns"] for t in th.values()) / NS
+    same(r["wait_s"], waits, "the waits from the file")
+    same(r["residual_s"], waits - direct, "the residual", tol=1e-8)
+    own = sum(facts["waits_ms"]) * 1e-3
+    check(abs(float(r["direct_s"]) - own) <= 0.1 * own,
+          "direct %s s within 10 %% of the waits the program saw (%.3f s)" % (r["direct_s"], own))
+    check(bal["name"] not in [x["region"] for x in got], "the balanced region has no row")
 
 
 def case_compare(tool_py, doc, facts, tmp, ompt_dir):

@@ -39,6 +39,7 @@ MODULES = [
     ("waits", "tables"),
     ("gpu", "tables"),
     ("openmp", "tables"),
+    ("openmp_causes", "tables"),
     ("profile_tables", "tables"),
     ("profile_mpi_tables", "tables"),
     ("timeline_data", "tables"),
