@@ -258,7 +258,9 @@ static int open_slot(struct cmp_context *c, int local, void *data, struct slot_k
     const struct cuda_event *e = event_at(local);
     struct cuda_slot *s = data;
     s->device = e->device;
-    int ret = cuda_context_find(e->name, e->device, &s->ctx, &s->retained);
+    char full[640];
+    snprintf(full, sizeof full, "%s%s", CUDA_PREFIX, e->name);
+    int ret = cuda_context_find(full, e->device, &s->ctx, &s->retained);
     if (ret != PAPI_OK)
         return ret;
     s->metric = strndup(e->name, strcspn(e->name, ":"));
