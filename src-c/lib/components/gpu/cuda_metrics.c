@@ -2,7 +2,8 @@
  * (cuda_metrics.h). The host object is made from the chip's name alone (no counter
  * availability image, which needs a context): listing creates no CUDA context. The cache
  * file is written whole under a temporary name and renamed, so a reader never sees half
- * of one; a cache that cannot be written is no error (the next probe lists again). */
+ * of one; a cache that cannot be written is no error (the next probe lists again). A
+ * privileged process (env_get: AT_SECURE) reads no cache directory and lists every time. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "component.h"
 #include "cuda_libs.h"
 #include "cuda_metrics.h"
+#include "env.h"
 
 #define CACHE_MAGIC "# papi-compat cuda metrics 1"
 
@@ -55,7 +57,7 @@ static int append(struct cuda_metric_list *l, const char *name, const char *unit
 /* ---- the cache --------------------------------------------------------------------- */
 static int cache_path(const char *chip, int driver, char *path, size_t len)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *xdg = env_get("XDG_CACHE_HOME"), *home = env_get("HOME");
     char dir[3072];
     if (xdg && xdg[0] == '/')
         snprintf(dir, sizeof dir, "%s/papi-compat", xdg);
