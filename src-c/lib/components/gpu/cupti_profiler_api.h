@@ -23,13 +23,12 @@
 #define PROFILER_SIZE(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
 
 /* The results the component tells apart (cupti_result.h). */
-#define CUPTI_ERROR_INVALID_OPERATION       7
-#define CUPTI_ERROR_OUT_OF_MEMORY           8
-#define CUPTI_ERROR_INVALID_METRIC_NAME     17
-#define CUPTI_ERROR_DISABLED                23 /* another profiler is enabled */
-#define CUPTI_ERROR_HARDWARE_BUSY           26 /* another client holds the counters */
-#define CUPTI_ERROR_NOT_SUPPORTED           27
-#define CUPTI_ERROR_VIRTUALIZED_NOT_ALLOWED 40
+#define CUPTI_ERROR_INVALID_OPERATION   7
+#define CUPTI_ERROR_OUT_OF_MEMORY       8
+#define CUPTI_ERROR_INVALID_METRIC_NAME 17
+#define CUPTI_ERROR_DISABLED            23 /* another profiler is enabled */
+#define CUPTI_ERROR_HARDWARE_BUSY       26 /* another client holds the counters */
+#define CUPTI_ERROR_NOT_SUPPORTED       27
 
 typedef struct CUpti_Profiler_Host_Object CUpti_Profiler_Host_Object;
 typedef struct CUpti_RangeProfiler_Object CUpti_RangeProfiler_Object;
