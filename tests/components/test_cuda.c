@@ -4,8 +4,9 @@
  * with and that ctest puts first on LD_LIBRARY_PATH; the metrics and each range's values
  * are staged in cuda_profiler.txt (PAPI_TEST_CUPTI_PROFILER). Modes:
  *   list        PAPI 7.2's names (listed form, :stat= and :device= qualifiers, defaults,
- *               bad qualifiers refused), descriptions, the per-chip+driver cache (a second
- *               listing reads it; another driver version lists anew)
+ *               bad qualifiers refused), descriptions, listing under 2 s, the
+ *               per-chip+driver cache (a second listing reads it; a damaged file and
+ *               another driver version list anew)
  *   count       add/start/read/accum/reset/stop exact against the staged ranges, beside a
  *               CPU set counting at the same time
  *   devices     one set counting two devices, each in its own context
@@ -83,6 +84,7 @@ static void mode_list(void)
     int calls = cupti_double_base_metric_calls();
     printf("listed through CUPTI in %.3f s, %d GetBaseMetrics calls\n", listed, calls);
     CHECK_EQ_LL(calls, 6); /* 3 metric types x 2 chips */
+    CHECK(listed < 2.0, "listing took %.3f s", listed);
     CHECK_EQ_LL(count_events(), NEVENTS);
     CHECK(exists(dir, "cuda-GH100-driver13000.tsv") && exists(dir, "cuda-GA100-driver13000.tsv"),
           "no cache files under %s", dir);
@@ -127,10 +129,24 @@ static void mode_list(void)
     CHECK_EQ_LL(cupti_double_base_metric_calls(), calls);
     CHECK_EQ_LL(count_events(), NEVENTS);
     PAPI_shutdown();
+    /* a damaged cache file: listed anew and rewritten */
+    char damaged[4200];
+    snprintf(damaged, sizeof damaged, "%s/papi-compat/cuda-GH100-driver13000.tsv", dir);
+    FILE *f = fopen(damaged, "w");
+    CHECK(f != NULL, "cannot write %s", damaged);
+    if (f) {
+        fputs("# papi-compat cuda metrics 1\nno tabs here\n", f);
+        fclose(f);
+    }
+    init_or_die();
+    CHECK_EQ_LL(cupti_double_base_metric_calls(), calls + 3); /* GH100's 3 types again */
+    CHECK_EQ_LL(count_events(), NEVENTS);
+    PAPI_shutdown();
+    calls += 3;
     /* another driver: listed anew */
     setenv("PAPI_TEST_CUDA_DRIVER", "13010", 1);
     init_or_die();
-    CHECK_EQ_LL(cupti_double_base_metric_calls(), 2 * calls);
+    CHECK_EQ_LL(cupti_double_base_metric_calls(), calls + 6);
     CHECK(exists(dir, "cuda-GH100-driver13010.tsv"), "no cache file for driver 13010");
     CHECK_EQ_LL(count_events(), NEVENTS);
     PAPI_shutdown();
