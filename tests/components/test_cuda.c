@@ -11,6 +11,8 @@
  *               CPU set counting at the same time
  *   devices     one set counting two devices, each in its own context
  *   threads     two threads, each its own context, device and set
+ *   lost        a range lost while counting (the double's decode fails): said at that
+ *               read and the next (no stale count), the set stopped all the same
  *   multipass | privileges | busy | nocontext
  *               the add refused with its one-line reason: the passes a metric needs, the
  *               admin-only restriction with its fix, another profiler on the device, a
@@ -200,6 +202,33 @@ static void mode_count(void)
     CHECK_EQ_LL(cuda_double_contexts_created(), 0);
 }
 
+/* A range lost while counting (the double's second decode fails): that read fails with
+ * the call's name, the next read too (never the stale count), the stop says it and stops
+ * the set (the count kept), a new start counts again. */
+static void mode_lost(void)
+{
+    init_or_die();
+    cuda_double_make_current(0);
+    const char *names[] = {CYCLES0};
+    int es = named_set(names, 1);
+    long long v = 0;
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_RET(PAPI_read(es, &v), PAPI_OK);
+    CHECK_EQ_LL(v, 1000);
+    CHECK_RET(PAPI_read(es, &v), PAPI_ECMP);
+    expect_reason("lost", "cuptiRangeProfilerDecodeData on device 0 failed", NULL);
+    CHECK_RET(PAPI_read(es, &v), PAPI_ECMP);
+    expect_reason("after", "ended at an earlier error", NULL);
+    CHECK_RET(PAPI_stop(es, &v), PAPI_ECMP);
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK); /* stopped all the same */
+    CHECK_EQ_LL(cupti_double_profilers(), 0);
+    CHECK_RET(PAPI_start(es), PAPI_OK); /* a new profiler object: its ranges from 1 */
+    CHECK_RET(PAPI_stop(es, &v), PAPI_OK);
+    printf("after a new start: %lld\n", v);
+    CHECK_EQ_LL(v, 1000);
+    free_set(&es);
+}
+
 static void mode_devices(void)
 {
     init_or_die();
@@ -316,6 +345,8 @@ int main(int argc, char **argv)
         mode_devices();
     else if (strcmp(mode, "threads") == 0)
         mode_threads();
+    else if (strcmp(mode, "lost") == 0)
+        mode_lost();
     else
         mode_refused(mode);
     return test_done("test_cuda");

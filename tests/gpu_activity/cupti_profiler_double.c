@@ -15,7 +15,8 @@
  *   value DEVICE NAME V1 V2 ...      NAME's value in the device's 1st, 2nd ... range
  *                                    (of each profiler object: a context's own count)
  * PAPI_TEST_CUPTI_MODE: privileges (cuptiProfilerGetCounterAvailability refuses for want
- * of permission), busy (another profiler holds the counters).
+ * of permission), busy (another profiler holds the counters), decodefail (the second
+ * cuptiRangeProfilerDecodeData of a profiler object fails: the device's counters lost).
  * Contexts are the CUDA driver double's (tests/components/cuda_driver_double.c): the
  * device's number plus 0x1000. */
 #ifndef _GNU_SOURCE
@@ -472,6 +473,8 @@ EXPORT CUptiResult cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_P
     struct CUpti_RangeProfiler_Object *o = p->pRangeProfilerObject;
     if (o->started)
         return CUPTI_ERROR_INVALID_OPERATION;
+    if (strcmp(profiler_mode(), "decodefail") == 0 && o->ranges == 2)
+        return CUPTI_ERROR_UNKNOWN;
     o->data->range = o->ranges;
     o->data->decoded = 1;
     p->numOfRangeDropped = 0;

@@ -241,6 +241,7 @@ struct cuda_slot {
 struct cuda_own {
     struct table_source *src; /* first: table_ctx_create's */
     int nsessions;
+    int running; /* between a start that began every session and the stop */
     struct cuda_session session[CUDA_MAX_DEVICES];
     char why[1024]; /* a failed read's reason, given by explain */
     int code;
@@ -341,6 +342,9 @@ static int begin(struct cmp_context *c, struct cuda_own *o)
         ret = cuda_session_begin(&o->session[k], cu.chip[o->session[k].device]);
     if (ret != PAPI_OK)
         end_sessions(o);
+    for (int i = 0; i < slot_count(c); i++) /* no range read yet in this period */
+        ((struct cuda_slot *)slot_data(c, i))->last = 0;
+    o->running = ret == PAPI_OK;
     return ret;
 }
 
@@ -349,9 +353,16 @@ static int collect(struct cmp_context *c, struct cuda_own *o, int again)
 {
     int ret = PAPI_OK;
     for (int k = 0; k < o->nsessions; k++) {
-        if (!o->session[k].profiler)
-            continue; /* ended by an earlier failure */
-        int r = cuda_session_collect(&o->session[k], again);
+        int r;
+        if (!o->running)
+            continue;                /* stopped: nothing to close */
+        if (!o->session[k].profiler) /* ended by an earlier failure: never a stale count */
+            r = papi_error(PAPI_ECMP,
+                           "cuda: device %d's range ended at an earlier error (said then): "
+                           "stop the set and start it again",
+                           o->session[k].device);
+        else
+            r = cuda_session_collect(&o->session[k], again);
         if (r != PAPI_OK && ret == PAPI_OK) {
             ret = r;
             snprintf(o->why, sizeof o->why, "%s", papi_last_error_detail());
@@ -382,6 +393,8 @@ static int values_now(struct cmp_context *c, enum slot_phase phase, int from, in
                 snprintf(o->why, sizeof o->why, "%s", papi_last_error_detail());
         } else {
             ret = collect(c, o, phase != SLOT_STOP);
+            if (phase == SLOT_STOP)
+                o->running = 0;
         }
     }
     if (ret != PAPI_OK) {
