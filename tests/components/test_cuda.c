@@ -5,8 +5,8 @@
  * are staged in cuda_profiler.txt (PAPI_TEST_CUPTI_PROFILER). Modes:
  *   list        PAPI 7.2's names (listed form, :stat= and :device= qualifiers, defaults,
  *               bad qualifiers refused), descriptions, listing under 2 s, the
- *               per-chip+driver cache (a second listing reads it; a damaged file and
- *               another driver version list anew)
+ *               per-chip+driver+CUPTI cache (a second listing reads it; a damaged
+ *               file, another driver version and another CUPTI list anew)
  *   count       add/start/read/accum/reset/stop exact against the staged ranges, beside a
  *               CPU set counting at the same time
  *   devices     one set counting two devices, each in its own context
@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,7 +36,7 @@ int cupti_double_base_metric_calls(void);
 int cupti_double_profilers(void);
 
 #define CYCLES0 "cuda:::sm__cycles_active.sum:device=0"
-#define NEVENTS 18 /* cuda_profiler.txt: 15 full names on GH100, 3 on GA100 */
+#define NEVENTS 19 /* cuda_profiler.txt: 16 full names on GH100, 3 on GA100 */
 
 static int code_of(const char *name)
 {
@@ -75,11 +76,35 @@ static int exists(const char *dir, const char *file)
     return access(path, R_OK) == 0;
 }
 
+/* A cache directory of the run's own (XDG_CACHE_HOME), removed at the end. */
+static char cache_dir[] = "/tmp/test_cuda_cacheXXXXXX";
+
+static void fresh_cache(void)
+{
+    CHECK(mkdtemp(cache_dir) != NULL, "mkdtemp");
+    setenv("XDG_CACHE_HOME", cache_dir, 1);
+}
+
+static void remove_cache(void)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/papi-compat", cache_dir);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] != '.') {
+            char file[4500];
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            unlink(file);
+        }
+    if (d)
+        closedir(d);
+    rmdir(path);
+    rmdir(cache_dir);
+}
+
 static void mode_list(void)
 {
-    char dir[] = "/tmp/test_cuda_cacheXXXXXX";
-    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-    setenv("XDG_CACHE_HOME", dir, 1);
+    const char *dir = cache_dir;
     double t0 = now_s();
     init_or_die();
     double listed = now_s() - t0;
@@ -88,14 +113,17 @@ static void mode_list(void)
     CHECK_EQ_LL(calls, 6); /* 3 metric types x 2 chips */
     CHECK(listed < 2.0, "listing took %.3f s", listed);
     CHECK_EQ_LL(count_events(), NEVENTS);
-    CHECK(exists(dir, "cuda-GH100-driver13000.tsv") && exists(dir, "cuda-GA100-driver13000.tsv"),
+    CHECK(exists(dir, "cuda-GH100-driver13000-cupti130001.tsv") &&
+              exists(dir, "cuda-GA100-driver13000-cupti130001.tsv"),
           "no cache files under %s", dir);
     /* PAPI 7.2's names */
     const char *listed_names[] = {
-        CYCLES0, "cuda:::sm__cycles_active.sum.per_second:device=0",
+        CYCLES0,
+        "cuda:::sm__cycles_active.sum.per_second:device=0",
         "cuda:::sm__throughput.avg.pct_of_peak_sustained_elapsed:device=0",
         "cuda:::smsp__average_inst_executed_per_warp.max_rate:device=0",
-        "cuda:::dram__bytes.sum:device=1"};
+        "cuda:::dram__bytes.sum:device=1",
+        "cuda:::launch__grid_size:device=0"};
     for (size_t i = 0; i < sizeof listed_names / sizeof listed_names[0]; i++)
         CHECK(code_of(listed_names[i]) != -1, "%s is not listed", listed_names[i]);
     same("cuda:::sm__cycles_active:stat=sum:device=0", CYCLES0);
@@ -133,7 +161,7 @@ static void mode_list(void)
     PAPI_shutdown();
     /* a damaged cache file: listed anew and rewritten */
     char damaged[4200];
-    snprintf(damaged, sizeof damaged, "%s/papi-compat/cuda-GH100-driver13000.tsv", dir);
+    snprintf(damaged, sizeof damaged, "%s/papi-compat/cuda-GH100-driver13000-cupti130001.tsv", dir);
     FILE *f = fopen(damaged, "w");
     CHECK(f != NULL, "cannot write %s", damaged);
     if (f) {
@@ -149,19 +177,15 @@ static void mode_list(void)
     setenv("PAPI_TEST_CUDA_DRIVER", "13010", 1);
     init_or_die();
     CHECK_EQ_LL(cupti_double_base_metric_calls(), calls + 6);
-    CHECK(exists(dir, "cuda-GH100-driver13010.tsv"), "no cache file for driver 13010");
+    CHECK(exists(dir, "cuda-GH100-driver13010-cupti130001.tsv"), "no cache file for driver 13010");
     CHECK_EQ_LL(count_events(), NEVENTS);
     PAPI_shutdown();
-    const char *files[] = {"cuda-GH100-driver13000.tsv", "cuda-GA100-driver13000.tsv",
-                           "cuda-GH100-driver13010.tsv", "cuda-GA100-driver13010.tsv"};
-    char path[4200];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/papi-compat/%s", dir, files[i]);
-        unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/papi-compat", dir);
-    rmdir(path);
-    rmdir(dir);
+    /* another CUPTI (its host library names the metrics): listed anew */
+    setenv("PAPI_TEST_CUPTI_MODE", "version=130002", 1);
+    init_or_die();
+    CHECK_EQ_LL(cupti_double_base_metric_calls(), calls + 12);
+    CHECK(exists(dir, "cuda-GH100-driver13010-cupti130002.tsv"), "no cache file for CUPTI 130002");
+    PAPI_shutdown();
 }
 
 /* The GPU's set counted beside a CPU set, started and stopped together (a set holds one
@@ -174,15 +198,16 @@ static void mode_count(void)
     int cpu = named_set(cpu_names, 1);
     CHECK_RET(PAPI_add_named_event(cpu, CYCLES0), PAPI_ECNFLCT);
     const char *names[] = {CYCLES0, "cuda:::dram__bytes:stat=sum:device=0",
-                           "cuda:::sm__cycles_active:stat=max:device=0"};
-    int es = named_set(names, 3);
-    long long v[3] = {0}, acc[3] = {0}, c0 = 0, c1 = 0;
+                           "cuda:::sm__cycles_active:stat=max:device=0",
+                           "cuda:::launch__grid_size:device=0"};
+    int es = named_set(names, 4);
+    long long v[4] = {0}, acc[4] = {0}, c0 = 0, c1 = 0;
     CHECK_RET(PAPI_start(cpu), PAPI_OK);
     CHECK_RET(PAPI_start(es), PAPI_OK);
     CHECK_RET(PAPI_read(es, v), PAPI_OK); /* range 1 */
     CHECK_RET(PAPI_read(cpu, &c0), PAPI_OK);
     printf("read: %lld %lld %lld (cpu %lld)\n", v[0], v[1], v[2], c0);
-    CHECK(c0 > 0 && v[0] == 1000 && v[1] == 4096 && v[2] == 10, "first read");
+    CHECK(c0 > 0 && v[0] == 1000 && v[1] == 4096 && v[2] == 10 && v[3] == 123, "first read");
     CHECK_RET(PAPI_read(es, v), PAPI_OK); /* ranges 1-2 */
     printf("read: %lld %lld %lld\n", v[0], v[1], v[2]);
     CHECK(v[0] == 3500 && v[1] == 12288 && v[2] == 30, "second read");
@@ -337,6 +362,7 @@ static void mode_refused(const char *mode)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "list";
+    fresh_cache();
     if (strcmp(mode, "list") == 0)
         mode_list();
     else if (strcmp(mode, "count") == 0)
@@ -349,5 +375,6 @@ int main(int argc, char **argv)
         mode_lost();
     else
         mode_refused(mode);
+    remove_cache();
     return test_done("test_cuda");
 }

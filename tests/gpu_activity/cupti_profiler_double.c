@@ -10,7 +10,8 @@
  *   metric CHIP TYPE BASE UNIT SUBS DESCRIPTION...
  *                                    a base metric of CHIP (TYPE 0 counter, 1 ratio,
  *                                    2 throughput) and its submetrics, comma-separated
- *                                    (".sum,.avg,.sum.per_second")
+ *                                    (".sum,.avg,.sum.per_second"; "-": none, the
+ *                                    base is counted alone, as launch__grid_size)
  *   passes NAME N                    the full metric NAME needs N passes
  *   value DEVICE NAME V1 V2 ...      NAME's value in the device's 1st, 2nd ... range
  *                                    (of each profiler object: a context's own count)
@@ -94,7 +95,8 @@ static void stage(void)
             m->type = type;
             for (char *save, *s = strtok_r(strdup(d), ",", &save); s && m->nsubs < 16;
                  s = strtok_r(NULL, ",", &save))
-                m->subs[m->nsubs++] = s;
+                if (strcmp(s, "-") != 0) /* "-": a metric without submetrics */
+                    m->subs[m->nsubs++] = s;
         } else if (sscanf(line, "passes %159s %d", a, &dev) == 2 && st.npasses < 16) {
             snprintf(st.passes[st.npasses].name, sizeof st.passes[0].name, "%s", a);
             st.passes[st.npasses++].passes = dev;
@@ -257,6 +259,8 @@ static int known(const char *chip, const char *name)
         size_t b = strlen(st.m[i].base);
         if (strcmp(st.m[i].chip, chip) != 0 || strncmp(name, st.m[i].base, b) != 0)
             continue;
+        if (st.m[i].nsubs == 0 && name[b] == '\0')
+            return 1;
         for (int s = 0; s < st.m[i].nsubs; s++)
             if (strcmp(name + b, st.m[i].subs[s]) == 0)
                 return 1;

@@ -68,7 +68,10 @@ static int cache_path(const char *chip, int driver, char *path, size_t len)
     for (const char *c = chip; *c; c++)
         if (*c == '/' || *c == '\t' || *c == '\n')
             return -1; /* a name that is no file name: not cached */
-    return (size_t)snprintf(path, len, "%s/cuda-%s-driver%d.tsv", dir, chip, driver) < len ? 0 : -1;
+    return (size_t)snprintf(path, len, "%s/cuda-%s-driver%d-cupti%u.tsv", dir, chip, driver,
+                            cuda_lib.cupti.version) < len
+               ? 0
+               : -1;
 }
 
 /* Strip the line's end; split "name\tunits\tdescr". */
@@ -165,8 +168,8 @@ static int list_base(CUpti_Profiler_Host_Object *host, CUpti_MetricType type, co
         .pHostObject = host,
         .metricType = type,
         .pMetricName = base};
-    if (cuda_lib.cuptiProfilerHostGetSubMetrics(&sub) != CUPTI_SUCCESS)
-        return PAPI_OK; /* a base without submetrics is not counted alone: left out */
+    if (cuda_lib.cuptiProfilerHostGetSubMetrics(&sub) != CUPTI_SUCCESS || sub.numOfSubmetrics == 0)
+        return append(out, base, units, descr); /* no rollup (launch__grid_size): alone */
     for (size_t i = 0; i < sub.numOfSubmetrics; i++) {
         char name[512];
         if ((size_t)snprintf(name, sizeof name, "%s%s", base, sub.ppSubMetrics[i]) >= sizeof name)

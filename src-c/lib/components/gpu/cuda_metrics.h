@@ -3,8 +3,9 @@
  * names CUPTI evaluates ("sm__cycles_active.sum", "dram__bytes.sum.per_second",
  * "smsp__average_inst_executed_per_warp.ratio"). Listing a chip takes thousands of calls,
  * so the list is kept in the user's cache directory ($XDG_CACHE_HOME, else ~/.cache:
- * papi-compat/cuda-<chip>-driver<version>.tsv) and read from there while the chip and the
- * driver's version are the same; another of either names another file, listed anew. */
+ * papi-compat/cuda-<chip>-driver<version>-cupti<version>.tsv) and read from there while the
+ * chip, the driver's version and CUPTI's (whose host library names the metrics) are the
+ * same; another of any names another file, listed anew. */
 #ifndef PAPI_CUDA_METRICS_H
 #define PAPI_CUDA_METRICS_H
 
