@@ -124,9 +124,26 @@ static int discover(char *reason, size_t len)
     }
     cu.profiler_initialised = 1;
     cu.ndevices = n < CUDA_MAX_DEVICES ? n : CUDA_MAX_DEVICES;
-    for (int d = 0; ret == PAPI_OK && d < cu.ndevices; d++)
-        ret = add_device(d, reason, len);
-    return ret;
+    /* A device that cannot be listed (a chip this CUPTI does not know) is left out and
+     * said on the caveat line; the component is disabled only when none is listed. */
+    char caveat[CMP_REASON_LEN] = "";
+    for (int d = 0; ret != PAPI_ENOMEM && d < cu.ndevices; d++) {
+        char why[1024];
+        ret = add_device(d, why, sizeof why);
+        size_t used = strlen(caveat);
+        if (ret != PAPI_OK && ret != PAPI_ENOMEM)
+            snprintf(caveat + used, sizeof caveat - used, "%sdevice %d not listed: %s",
+                     used ? "; " : "", d, why);
+    }
+    if (n > CUDA_MAX_DEVICES) {
+        size_t used = strlen(caveat);
+        snprintf(caveat + used, sizeof caveat - used, "%sdevices %d to %d not listed (%d at most)",
+                 used ? "; " : "", CUDA_MAX_DEVICES, n - 1, CUDA_MAX_DEVICES);
+    }
+    snprintf(reason, len, "%s", caveat);
+    if (ret == PAPI_ENOMEM)
+        snprintf(reason, len, "no memory for the cuda component's metric list");
+    return ret == PAPI_ENOMEM || cuda_source.table.n == 0 ? PAPI_ECMP : PAPI_OK;
 }
 
 static int probe(struct papi_component *self, struct cmp_status *out)
@@ -135,12 +152,8 @@ static int probe(struct papi_component *self, struct cmp_status *out)
     if (ret != PAPI_OK)
         return ret;
     out->disabled = discover(out->reason, sizeof out->reason);
-    if (!out->disabled && cuda_source.table.n == 0) {
-        out->disabled = PAPI_ECMP;
+    if (out->disabled && !out->reason[0])
         snprintf(out->reason, sizeof out->reason, "cuda found no metric on any device");
-    }
-    if (out->disabled && out->disabled != PAPI_ECMP)
-        out->disabled = PAPI_ECMP;
     table_probe_end(self, out);
     return PAPI_OK;
 }
