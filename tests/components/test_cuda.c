@@ -11,6 +11,7 @@
  *               CPU set counting at the same time
  *   devices     one set counting two devices, each in its own context
  *   threads     two threads, each its own context, device and set
+ *   shutdown    PAPI_shutdown with a set counting: the profiler disabled, no crash
  *   lost        a range lost while counting (the double's decode fails): said at that
  *               read and the next (no stale count), the set stopped all the same
  *   multipass | privileges | busy | nocontext
@@ -254,6 +255,20 @@ static void mode_lost(void)
     free_set(&es);
 }
 
+/* PAPI_shutdown with a set still counting: its ranges closed, the profiler disabled,
+ * no call into an unloaded library. */
+static void mode_shutdown(void)
+{
+    init_or_die();
+    cuda_double_make_current(0);
+    const char *names[] = {CYCLES0};
+    int es = named_set(names, 1);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    CHECK_EQ_LL(cupti_double_profilers(), 1);
+    PAPI_shutdown();
+    CHECK_EQ_LL(cupti_double_profilers(), 0);
+}
+
 static void mode_devices(void)
 {
     init_or_die();
@@ -373,6 +388,8 @@ int main(int argc, char **argv)
         mode_threads();
     else if (strcmp(mode, "lost") == 0)
         mode_lost();
+    else if (strcmp(mode, "shutdown") == 0)
+        mode_shutdown();
     else
         mode_refused(mode);
     remove_cache();

@@ -70,7 +70,8 @@ int cuda_context_find(const char *name, int device, CUcontext *ctx, int *retaine
 
 void cuda_context_release(int device)
 {
-    cuda_lib.cuDevicePrimaryCtxRelease_v2(device);
+    if (cuda_lib.cuDevicePrimaryCtxRelease_v2) /* the library is still loaded */
+        cuda_lib.cuDevicePrimaryCtxRelease_v2(device);
 }
 
 /* The host object and the configuration image of the metrics. */
