@@ -39,6 +39,7 @@ struct staged_metric {
     char chip[160], base[160], unit[160], descr[1024];
     int type;
     const char *subs[16];
+    char *subs_text; /* the strings subs[] point into, kept for the process */
     int nsubs;
 };
 
@@ -93,7 +94,8 @@ static void stage(void)
             snprintf(m->unit, sizeof m->unit, "%s", c);
             snprintf(m->descr, sizeof m->descr, "%s", line + used);
             m->type = type;
-            for (char *save, *s = strtok_r(strdup(d), ",", &save); s && m->nsubs < 16;
+            m->subs_text = strdup(d);
+            for (char *save, *s = strtok_r(m->subs_text, ",", &save); s && m->nsubs < 16;
                  s = strtok_r(NULL, ",", &save))
                 if (strcmp(s, "-") != 0) /* "-": a metric without submetrics */
                     m->subs[m->nsubs++] = s;
