@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""papi_component_avail on a machine without a GPU lists nvml, rocm_smi and amdgpu as
+"""papi_component_avail on a machine without a GPU lists nvml, rocm_smi, amdgpu and cuda as
 disabled, each with the library or device it looked for (issue 50's check). SKIPPED on a
 machine with a GPU or a GPU driver's files."""
 import os
@@ -19,6 +19,7 @@ def main():
         "nvml": r"Name: nvml .*?\\-> Disabled: libnvidia-ml\.so\.1 not found",
         "rocm_smi": r"Name: rocm_smi .*?\\-> Disabled: no GPU: /sys/class/drm lists no AMD GPU",
         "amdgpu": r"Name: amdgpu .*?\\-> Disabled: no GPU: /sys/class/drm",
+        "cuda": r"Name: cuda .*?\\-> Disabled: (libcupti not found|no NVIDIA driver: libcuda\.so\.1 not found)",
     }
     failures = 0
     for name, rx in want.items():

@@ -4,14 +4,25 @@
  *   test_gpu_reason COMPONENT disabled|enabled WORDS [EVENT-THAT-MUST-NOT-EXIST] [MORE...]
  * The component's reason (or caveat) must hold WORDS, on one line. Each MORE is
  * "skip-if-live-drm" (SKIPPED where this machine has a live /sys/class/drm/card0: a real
- * GPU would make the library's rsmi_init succeed) or "+EVENT": an event that must still
+ * GPU would make the library's rsmi_init succeed), "skip-if-nvidia-driver" (SKIPPED where
+ * the machine's own libcuda.so.1 loads: the cuda component would find a driver) or "+EVENT": an event that must still
  * count (added, started, read, stopped), so that nothing else was lost with it. */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "papi.h"
 #include "papi_test.h"
+
+/* Whether a real CUDA driver is on the loader's path (checked before PAPI loads anything). */
+static int nvidia_driver_loads(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
 
 /* event is listed and counts: nothing else was lost with the component's trouble. */
 static void still_counts(const char *event)
@@ -39,6 +50,8 @@ int main(int argc, char **argv)
     for (int i = 4; i < argc; i++) /* cmake drops an empty EVENT: MORE may start at 4 */
         if (strcmp(argv[i], "skip-if-live-drm") == 0 && access("/sys/class/drm/card0", F_OK) == 0)
             test_skip("this machine has a GPU (/sys/class/drm/card0): rsmi_init would succeed");
+        else if (strcmp(argv[i], "skip-if-nvidia-driver") == 0 && nvidia_driver_loads())
+            test_skip("this machine has an NVIDIA driver (libcuda.so.1 loads)");
     init_or_die();
     int cidx = PAPI_get_component_index(cmp);
     CHECK(cidx >= 0, "no component %s", cmp);
@@ -52,7 +65,7 @@ int main(int argc, char **argv)
           info->disabled ? "disabled" : "enabled");
     CHECK(reason && strstr(reason, words), "reason '%s' lacks '%s'", reason ? reason : "", words);
     CHECK(reason && !strpbrk(reason, "\r\n"), "reason '%s' spans lines", reason ? reason : "");
-    if (argc > 4 && argv[4][0] && argv[4][0] != '+' && strcmp(argv[4], "skip-if-live-drm") != 0) {
+    if (argc > 4 && argv[4][0] && argv[4][0] != '+' && strncmp(argv[4], "skip-if-", 8) != 0) {
         int code;
         CHECK_RET(PAPI_event_name_to_code(argv[4], &code), PAPI_ENOEVNT);
     }

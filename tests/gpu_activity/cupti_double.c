@@ -68,6 +68,12 @@ EXPORT CUptiResult cuptiGetResultString(CUptiResult result, const char **str)
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
         *str = "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
         break;
+    case CUPTI_ERROR_INVALID_DEVICE:
+        *str = "CUPTI_ERROR_INVALID_DEVICE";
+        break;
+    case 26: /* the profiler's (cupti_profiler_api.h) */
+        *str = "CUPTI_ERROR_HARDWARE_BUSY";
+        break;
     default:
         *str = "CUPTI_ERROR_UNKNOWN";
     }

@@ -1,0 +1,77 @@
+/* cuda_libs.h: the two libraries the cuda component calls, found at run time and never
+ * linked (cuda_libs.c): libcupti through the GPU activity layer's loader (cupti_loader.c:
+ * its sonames, beside the CUDA runtime, a toolkit's or a wheel's folder), whose Range
+ * Profiler and Profiler Host calls are then looked up, and the driver's libcuda.so.1 as
+ * the nvml component finds libnvidia-ml.so.1 (gpu_library.c). */
+#ifndef PAPI_CUDA_LIBS_H
+#define PAPI_CUDA_LIBS_H
+
+#include <stddef.h>
+
+#include "component.h"
+
+#include "cupti_loader.h"
+#include "cupti_profiler_api.h"
+
+#define CUDA_PROFILER_SYMBOLS(X)                    \
+    X(cuptiProfilerInitialize)                      \
+    X(cuptiProfilerDeInitialize)                    \
+    X(cuptiDeviceGetChipName)                       \
+    X(cuptiProfilerGetCounterAvailability)          \
+    X(cuptiProfilerHostInitialize)                  \
+    X(cuptiProfilerHostDeinitialize)                \
+    X(cuptiProfilerHostGetBaseMetrics)              \
+    X(cuptiProfilerHostGetSubMetrics)               \
+    X(cuptiProfilerHostGetMetricProperties)         \
+    X(cuptiProfilerHostConfigAddMetrics)            \
+    X(cuptiProfilerHostGetConfigImageSize)          \
+    X(cuptiProfilerHostGetConfigImage)              \
+    X(cuptiProfilerHostGetNumOfPasses)              \
+    X(cuptiProfilerHostEvaluateToGpuValues)         \
+    X(cuptiRangeProfilerEnable)                     \
+    X(cuptiRangeProfilerDisable)                    \
+    X(cuptiRangeProfilerGetCounterDataSize)         \
+    X(cuptiRangeProfilerCounterDataImageInitialize) \
+    X(cuptiRangeProfilerSetConfig)                  \
+    X(cuptiRangeProfilerStart)                      \
+    X(cuptiRangeProfilerStop)                       \
+    X(cuptiRangeProfilerPushRange)                  \
+    X(cuptiRangeProfilerPopRange)                   \
+    X(cuptiRangeProfilerDecodeData)
+
+#define CUDA_DRIVER_SYMBOLS(X)       \
+    X(cuInit, 1)                     \
+    X(cuDriverGetVersion, 1)         \
+    X(cuDeviceGetCount, 1)           \
+    X(cuDeviceGet, 1)                \
+    X(cuDeviceGetName, 1)            \
+    X(cuCtxGetCurrent, 1)            \
+    X(cuCtxGetDevice, 1)             \
+    X(cuGetErrorName, 1)             \
+    X(cuDevicePrimaryCtxGetState, 1) \
+    X(cuDevicePrimaryCtxRetain, 1)   \
+    X(cuDevicePrimaryCtxRelease_v2, 1)
+
+struct cuda_libs {
+    struct cupti_lib cupti; /* handle, path, version */
+    void *cuda;             /* libcuda.so.1 */
+    int driver_version;     /* cuDriverGetVersion's, e.g. 13000 */
+#define CUDA_FIELD(sym, ...) __typeof__(sym) *sym;
+    CUDA_PROFILER_SYMBOLS(CUDA_FIELD)
+    CUDA_DRIVER_SYMBOLS(CUDA_FIELD)
+#undef CUDA_FIELD
+};
+
+PAPI_INTERNAL extern struct cuda_libs cuda_lib;
+
+/* Load libcupti (its version read) then libcuda.so.1 and cuInit: PAPI_OK, or PAPI_ECMP
+ * with one line in reason[len] ("libcupti not found ...", "<path> lacks
+ * cuptiRangeProfilerEnable: ...", "no NVIDIA driver: libcuda.so.1 not found ...", "no
+ * NVIDIA device: cuInit ..."). *ndevices receives the device count. */
+PAPI_INTERNAL int cuda_libs_load(int *ndevices, char *reason, size_t len);
+PAPI_INTERNAL void cuda_libs_unload(void);
+/* CUPTI's and the driver's words for a result. */
+PAPI_INTERNAL const char *cuda_cupti_words(CUptiResult r);
+PAPI_INTERNAL const char *cuda_driver_words(CUresult r);
+
+#endif

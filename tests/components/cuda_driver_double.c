@@ -1,0 +1,139 @@
+/* cuda_driver_double.c: a stand-in for the CUDA driver library (soname libcuda.so.1),
+ * compiled against the project's declarations (src-c/lib/components/gpu/cuda_driver_api.h)
+ * so its signatures are the ones the cuda component calls. It never makes a context
+ * unless the test program asks (cuda_double_make_current: the program initialising CUDA
+ * on a device, its primary context made current on the calling thread), and counts the
+ * contexts anyone else made (a primary context retained while inactive, cuCtxCreate): the
+ * cuda component must make none. A context is the device's number plus 0x1000, as the
+ * CUPTI double reads it (tests/gpu_activity/cupti_profiler_double.c).
+ * PAPI_TEST_CUDA_MODE: nodevice (cuInit: CUDA_ERROR_NO_DEVICE). PAPI_TEST_CUDA_DEVICES:
+ * the number of devices (2). PAPI_TEST_CUDA_DRIVER: cuDriverGetVersion's (13000). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_driver_api.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static int active[16];
+static int created; /* contexts made behind the program's back */
+static __thread CUcontext current;
+static int initialised;
+
+static const char *env(const char *name, const char *otherwise)
+{
+    const char *v = getenv(name);
+    return v && v[0] ? v : otherwise;
+}
+
+static int devices(void)
+{
+    return atoi(env("PAPI_TEST_CUDA_DEVICES", "2"));
+}
+
+static CUcontext ctx_of(int device)
+{
+    return (CUcontext)(uintptr_t)(0x1000 + device);
+}
+
+EXPORT void cuda_double_make_current(int device)
+{
+    __atomic_store_n(&active[device], 1, __ATOMIC_RELAXED);
+    current = ctx_of(device);
+}
+
+EXPORT int cuda_double_contexts_created(void)
+{
+    return __atomic_load_n(&created, __ATOMIC_RELAXED);
+}
+
+EXPORT CUresult cuInit(unsigned int flags)
+{
+    if (flags != 0)
+        return 1; /* CUDA_ERROR_INVALID_VALUE */
+    if (strcmp(env("PAPI_TEST_CUDA_MODE", ""), "nodevice") == 0)
+        return CUDA_ERROR_NO_DEVICE;
+    initialised = 1;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDriverGetVersion(int *version)
+{
+    *version = atoi(env("PAPI_TEST_CUDA_DRIVER", "13000"));
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetCount(int *count)
+{
+    if (!initialised)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    *count = devices();
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
+{
+    if (ordinal < 0 || ordinal >= devices())
+        return 101; /* CUDA_ERROR_INVALID_DEVICE */
+    *device = ordinal;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice device)
+{
+    strncpy(name, device ? "NVIDIA A100" : "NVIDIA H100", (size_t)len);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx)
+{
+    *ctx = current;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxGetDevice(CUdevice *device)
+{
+    if (!current)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *device = (int)((uintptr_t)current - 0x1000);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuGetErrorName(CUresult error, const char **name)
+{
+    *name = error == CUDA_ERROR_NO_DEVICE         ? "CUDA_ERROR_NO_DEVICE"
+            : error == CUDA_ERROR_NOT_INITIALIZED ? "CUDA_ERROR_NOT_INITIALIZED"
+                                                  : "CUDA_ERROR_UNKNOWN";
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned int *flags, int *is_active)
+{
+    *flags = 0;
+    *is_active = __atomic_load_n(&active[device], __ATOMIC_RELAXED);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice device)
+{
+    if (!__atomic_exchange_n(&active[device], 1, __ATOMIC_RELAXED))
+        __atomic_add_fetch(&created, 1, __ATOMIC_RELAXED);
+    *ctx = ctx_of(device);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device)
+{
+    (void)device;
+    return CUDA_SUCCESS;
+}
+
+/* Made by no caller that keeps to the rules: counted. */
+EXPORT CUresult cuCtxCreate_v4(CUcontext *ctx, void *params, unsigned int flags, CUdevice device)
+{
+    (void)params, (void)flags;
+    __atomic_add_fetch(&created, 1, __ATOMIC_RELAXED);
+    *ctx = ctx_of(device);
+    return CUDA_SUCCESS;
+}
