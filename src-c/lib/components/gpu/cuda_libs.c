@@ -43,6 +43,8 @@ static int profiler_symbols(char *reason, size_t len)
     return PAPI_OK;
 }
 
+/* The driver first: without one (most machines, a CUDA toolkit's among them) libcupti is
+ * not loaded at all, which costs every PAPI_library_init about 10 ms. */
 static int driver(int *ndevices, char *reason, size_t len)
 {
     static const struct gpu_library_words words = {
@@ -54,37 +56,46 @@ static int driver(int *ndevices, char *reason, size_t len)
     char why[1024];
     if (gpu_library_open(CUDA_SONAME, syms, (int)(sizeof syms / sizeof syms[0]), &words,
                          &cuda_lib.cuda, why, sizeof why) != PAPI_OK) {
-        snprintf(reason, len, "no NVIDIA driver: %s (CUPTI %s, version %u, loaded)", why,
-                 cuda_lib.cupti.path, cuda_lib.cupti.version);
+        snprintf(reason, len, "no NVIDIA driver: %s", why);
         return PAPI_ECMP;
     }
-    const char *path = gpu_library_path(cuda_lib.cuda, CUDA_SONAME);
     CUresult r = cuda_lib.cuInit(0);
     int count = 0;
     if (r == CUDA_SUCCESS)
         r = cuda_lib.cuDeviceGetCount(&count);
-    if (r != CUDA_SUCCESS || count == 0) {
-        snprintf(reason, len, "no NVIDIA device: %s of %s %s (CUPTI %s, version %u, loaded)",
-                 r == CUDA_SUCCESS ? "cuDeviceGetCount" : "cuInit", path,
-                 r == CUDA_SUCCESS ? "found none" : cuda_driver_words(r), cuda_lib.cupti.path,
-                 cuda_lib.cupti.version);
-        return PAPI_ECMP;
+    if (r == CUDA_SUCCESS && count > 0) {
+        cuda_lib.cuDriverGetVersion(&cuda_lib.driver_version);
+        *ndevices = count;
+        return PAPI_OK;
     }
-    cuda_lib.cuDriverGetVersion(&cuda_lib.driver_version);
-    *ndevices = count;
-    return PAPI_OK;
+    /* no device: said with the CUPTI that would have counted, where one loads */
+    const char *path = gpu_library_path(cuda_lib.cuda, CUDA_SONAME);
+    int n = snprintf(reason, len, "no NVIDIA device: %s of %s %s",
+                     r == CUDA_SUCCESS ? "cuDeviceGetCount" : "cuInit", path,
+                     r == CUDA_SUCCESS ? "found none" : cuda_driver_words(r));
+    if (n > 0 && (size_t)n < len && cupti_load(&cuda_lib.cupti, NULL, 0, why, sizeof why) ==
+                                        CUPTI_LOAD_OK)
+        snprintf(reason + n, len - (size_t)n, " (CUPTI %s, version %u, loaded)",
+                 cuda_lib.cupti.path, cuda_lib.cupti.version);
+    return PAPI_ECMP;
 }
 
 int cuda_libs_load(int *ndevices, char *reason, size_t len)
 {
     *ndevices = 0;
     char why[1024];
+    int ret = driver(ndevices, reason, len);
+    if (ret != PAPI_OK)
+        return ret;
     if (cupti_load(&cuda_lib.cupti, NULL, 0, why, sizeof why) != CUPTI_LOAD_OK) {
         snprintf(reason, len, "%s", why);
+        *ndevices = 0;
         return PAPI_ECMP;
     }
-    int ret = profiler_symbols(reason, len);
-    return ret != PAPI_OK ? ret : driver(ndevices, reason, len);
+    ret = profiler_symbols(reason, len);
+    if (ret != PAPI_OK)
+        *ndevices = 0;
+    return ret;
 }
 
 void cuda_libs_unload(void)
