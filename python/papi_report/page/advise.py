@@ -21,7 +21,7 @@ def main(directory):
     """--advise DIR: 0 done, 1 the table cannot be written, 2 no event log or a broken one."""
     if not event_logs.has_logs(directory):
         print("papi_report --advise: %s holds no event log (papi_mpi_rank<N>.events.jsonl: "
-              "PAPI_MPI_EVENT_LOG, or a job that died)" % directory, file=sys.stderr)
+              "a job that died before MPI_Finalize)" % directory, file=sys.stderr)
         return 2
     try:
         found, path = log_delays.advise(_load(directory))
