@@ -7,9 +7,9 @@
  *     300 ms: 0.3 s direct, 0.6 s propagated (through the waits of ranks 1 and 2).
  *   allreduce (4 ranks): after a barrier rank k works (k+1) x 100 ms, then MPI_Allreduce:
  *     ranks 0-2 wait 300, 200, 100 ms (N x N), all caused by rank 3's work, direct.
- *   two_imbalances (4 ranks, --advise): rank 0 works 200 ms in "io" then sends to ranks 1
- *     and 2 (400 ms of late-sender waits); rank 3 works 300 ms in "fft": ranks 0-2 wait
- *     100 ms each for it in the final barrier (300 ms). fft sets the wall time, io does not.
+ *   two_imbalances (4 ranks, --advise): rank 0 works 250 ms in "io" then sends to ranks 1
+ *     and 2 (500 ms of late-sender waits); rank 3 works 300 ms in "fft": ranks 0-2 wait
+ *     50 ms each for it in the final barrier (150 ms). fft sets the wall time, io does not.
  *   chain, chain_without_extra (4 ranks, --advise and --compare): every rank works 50 ms
  *     in "assemble", rank 0 then 300 ms in "extra" (chain only) before the pipeline
  *     0 -> 1 -> 2 -> 3: removing extra saves 300 ms of the wall time.
@@ -71,7 +71,7 @@ static void two_imbalances(int rank)
 {
     int token = 0;
     if (rank == 0) {
-        work_in("io", 0.2);
+        work_in("io", 0.25);
         MPI_Send(&token, 1, MPI_INT, 1, 8, MPI_COMM_WORLD);
         MPI_Send(&token, 1, MPI_INT, 2, 8, MPI_COMM_WORLD);
     } else if (rank < 3) {

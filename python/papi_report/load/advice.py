@@ -17,7 +17,7 @@ and the change chosen by rule from it:
 - the start-up (the ranks' first records apart): "start the ranks together", the
   indicator.
 Each saving is an upper bound: the path shrinks by it, but another path may then set the
-wall time. Findings under 1 % of the wall time (and 1 ms) are left out. Root causes of
+wall time. Findings under 2 % of the wall time (and 1 ms) are left out. Root causes of
 waits off the path follow those on it: whatever their waits, their bound on the wall
 time is 0, and the evidence says so. Plain Python, pure functions."""
 from .critical_path import START, activity_text, per_rank
@@ -97,7 +97,7 @@ def findings(path, causes, site_name=None, most=MOST):
         return []
     nranks = len(segs)
     wall = path["end"] - path["first"]
-    least = max(1e6, 0.01 * wall)  # ns: below it a finding is noise
+    least = max(1e6, 0.02 * wall)  # ns: below it a finding is noise
     spent = per_rank(segs)
     costs = causes.get("costs", {})
     on_path = {}
