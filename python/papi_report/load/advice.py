@@ -209,8 +209,10 @@ def checked(found, before, after):
     for f in found:
         a = path_time(before, f["activity"]) * 1e-9
         b = path_time(after, f["activity"]) * 1e-9
-        out.append("advice %d: %s: predicted at most %.3f s; B saved %.3f s of the wall time, "
-                   "%.3f s of `%s` on the critical path (%.3f s -> %.3f s)"
-                   % (f["finding"], f["advice"], f["saving_bound_s"], wall_a - wall_b, a - b,
+        predicted = ("predicted at most %.3f s" % f["saving_bound_s"] if f["on_path"] else
+                     "predicted 0 s (not on the critical path)")
+        out.append("advice %d: %s: %s; B saved %.3f s of the wall time, %.3f s of `%s` on the "
+                   "critical path (%.3f s -> %.3f s)"
+                   % (f["finding"], f["advice"], predicted, wall_a - wall_b, a - b,
                       f["activity"], a, b))
     return out
