@@ -124,9 +124,9 @@ def parse_args(argv):
                         "noise, a verdict per region, and POP's computation scalability of MPI "
                         "reports; with event logs in A and B (one directory each), each finding "
                         "of --advise A with the saving it predicted and what B saved (the wall "
-                        "time's and its activity's on the critical path); writes compare.html (ratio charts per region and per quantity), "
-                        "compare.txt, compare.csv, compare_regions.csv and "
-                        "compare_pop_scalability.csv to -o")
+                        "time's and its activity's on the critical path); writes compare.html "
+                        "(ratio charts per region and per quantity), compare.txt, compare.csv, "
+                        "compare_regions.csv and compare_pop_scalability.csv to -o")
     p.add_argument("--tolerance", type=float, default=0.10, metavar="FRACTION",
                    help="--compare: a ratio within 1 +- FRACTION (and twice the noise: the spread "
                         "of repeated runs, else of threads and ranks) is the same (default 0.10)")
