@@ -122,9 +122,11 @@ def parse_args(argv):
                         "(A1,A2,A3); prints B/A per region, call, rank, event and metric with a "
                         "verdict (same, slower, faster, higher, lower, only in A/B) against the "
                         "noise, a verdict per region, and POP's computation scalability of MPI "
-                        "reports; writes compare.html (ratio charts per region and per quantity), "
-                        "compare.txt, compare.csv, compare_regions.csv and "
-                        "compare_pop_scalability.csv to -o")
+                        "reports; with event logs in A and B (one directory each), each finding "
+                        "of --advise A with the saving it predicted and what B saved (the wall "
+                        "time's and its activity's on the critical path); writes compare.html "
+                        "(ratio charts per region and per quantity), compare.txt, compare.csv, "
+                        "compare_regions.csv and compare_pop_scalability.csv to -o")
     p.add_argument("--tolerance", type=float, default=0.10, metavar="FRACTION",
                    help="--compare: a ratio within 1 +- FRACTION (and twice the noise: the spread "
                         "of repeated runs, else of threads and ranks) is the same (default 0.10)")
@@ -143,6 +145,14 @@ def parse_args(argv):
                         "'openmp:main (a.c:12):wall_s>1.1' (an OpenMP parallel region's), "
                         "'function:solve>1.1' (a profiled function's sampled weight; "
                         "repeatable)")
+    p.add_argument("--advise", metavar="DIR",
+                   help="what to fix first in the MPI job whose event logs DIR holds: at most "
+                        "five findings from its critical path and the root causes of its waits, "
+                        "the most each would save of the wall time first (an upper bound), each "
+                        "with its place (activity, call site, ranks, thread), the evidence and "
+                        "the change (balance R over ranks, shorten R on rank P or overlap the "
+                        "sends, overlap call C ...); written as DIR/mpi_advice.csv too. "
+                        "--compare A B checks A's findings against B")
     p.add_argument("--merge-trace", metavar="OUT",
                    help="merge the per-rank JSON traces given as PATHs into OUT (one time axis), "
                         "a new file: an OUT that exists or is one of the PATHs is refused (exit 2, "
@@ -188,16 +198,27 @@ def compare_runs(args):
     """papi_report --compare A B: 0 done, 4 a --fail-if condition held."""
     try:
         import papi_report
-        from papi_report.page import compare
+        from papi_report.page import advise, compare
+        from papi_report.load.event_logs import EventLogError
         from papi_report.load.inputs import classify
     except ImportError as e:
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
               file=sys.stderr)
         return 1
+    sides = [[p for p in side.split(",") if p] for side in args.compare]
+    advice_lines = []
+    if advise.comparable(*sides):  # A's advice against B's saving: the event logs alone
+        try:
+            advice_lines = advise.compare_lines(sides[0][0], sides[1][0])
+        except EventLogError as e:
+            print("papi_report: A's advice not checked: %s" % e, file=sys.stderr)
+        if not any(classify(s[0]) for s in sides):  # nothing else to compare
+            if advice_lines:
+                print("\n".join(advice_lines))
+            return 0 if advice_lines else 2
     try:
         for cond in args.fail_if:
             compare.parse_fail_if(cond)
-        sides = [[p for p in side.split(",") if p] for side in args.compare]
         df = compare.compare(sides[0], sides[1], tolerance=args.tolerance, classify=classify,
                              time_tolerance=args.time_tolerance)
         labels = ["%s (%d run%s)" % (", ".join(s), len(s), "s" if len(s) > 1 else "") for s in sides]
@@ -217,6 +238,8 @@ def compare_runs(args):
               type(e).__name__, e), file=sys.stderr)
         return 2
     sys.stdout.write(compare.render_text(df, labels[0], labels[1], args.tolerance))
+    if advice_lines:
+        print("\n".join(advice_lines))
     print("papi_report: wrote %s" % ", ".join(written))
     hits = compare.failed_conditions(df, args.fail_if)
     for cond, r in hits:
@@ -229,8 +252,8 @@ def compare_runs(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if args.merge_trace and "papi_report" not in sys.modules:
-        bare_package()
+    if (args.merge_trace or args.advise) and "papi_report" not in sys.modules:
+        bare_package()  # the load layer alone: no pandas
     try:
         from papi_report.load import input_file
     except ImportError as e:  # the package needs pandas for every command
@@ -249,6 +272,9 @@ def main(argv=None):
         return trace_merge.main(args.merge_trace, args.paths)
     if args.compare:
         return compare_runs(args)
+    if args.advise:
+        from papi_report.page import advise
+        return advise.main(args.advise)
     try:
         import papi_report
         from papi_report.page import html, text

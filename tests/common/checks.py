@@ -5,6 +5,7 @@
     return verdict("check_name")                      # prints the verdict, the exit status
     return verdict("check_name", scratch=tmp)         # tmp removed if passed, else kept
     fail("no report written")                         # FAIL: line, exit 1 at once
+    expect_near("the path's total (s)", got, 0.4)    # a figure against its known answer
 """
 import shutil
 import sys
@@ -26,6 +27,16 @@ def check_said(cond, msg):
     if cond:
         print("ok   " + msg)
     return check(cond, msg)
+
+
+def expect_near(what, got, want, tol=1e-6):
+    """A figure against its known answer: got within tol of want (relative; absolute below
+    1), its line printed either way ("ok" or "FAILED"), a miss counted; returns whether."""
+    ok = abs(got - want) <= tol * max(1.0, abs(want))
+    print("%-66s %.6f (want %.6f) %s" % (what, got, want, "ok" if ok else "FAILED"))
+    if not ok:
+        fails.append(what)
+    return ok
 
 
 def verdict(name=None, scratch=None):

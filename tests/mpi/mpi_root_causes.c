@@ -7,6 +7,12 @@
  *     300 ms: 0.3 s direct, 0.6 s propagated (through the waits of ranks 1 and 2).
  *   allreduce (4 ranks): after a barrier rank k works (k+1) x 100 ms, then MPI_Allreduce:
  *     ranks 0-2 wait 300, 200, 100 ms (N x N), all caused by rank 3's work, direct.
+ *   two_imbalances (4 ranks, --advise): rank 0 works 250 ms in "io" then sends to ranks 1
+ *     and 2 (500 ms of late-sender waits); rank 3 works 300 ms in "fft": ranks 0-2 wait
+ *     50 ms each for it in the final barrier (150 ms). fft sets the wall time, io does not.
+ *   chain, chain_without_extra (4 ranks, --advise and --compare): every rank works 50 ms
+ *     in "assemble", rank 0 then 300 ms in "extra" (chain only) before the pipeline
+ *     0 -> 1 -> 2 -> 3: removing extra saves 300 ms of the wall time.
  * A final barrier, then MPI_Finalize. */
 #include <mpi.h>
 #include <stdio.h>
@@ -20,26 +26,59 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Busy for s seconds of wall-clock time: compute, as the analysis sees it. */
-static void work(double s)
+/* Busy for s seconds of wall-clock time in region: compute, as the analysis sees it. */
+static void work_in(const char *region, double s)
 {
     volatile double x = 0;
     double end = now() + s;
-    MPI_Pcontrol(1, "assemble");
+    MPI_Pcontrol(1, region);
     while (now() < end)
         for (int i = 0; i < 1000; i++)
             x += 1e-9 * i;
-    MPI_Pcontrol(-1, "assemble");
+    MPI_Pcontrol(-1, region);
 }
 
-static void pipeline(int rank, int size)
+static void work(double s)
+{
+    work_in("assemble", s);
+}
+
+/* Each rank after the previous one: receive from rank - 1, send to rank + 1. */
+static void pass_on(int rank, int size)
 {
     int token = 0;
-    work(rank == 0 ? 0.4 : 0.1);
     if (rank > 0)
         MPI_Recv(&token, 1, MPI_INT, rank - 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (rank < size - 1)
         MPI_Send(&token, 1, MPI_INT, rank + 1, 7, MPI_COMM_WORLD);
+}
+
+static void pipeline(int rank, int size)
+{
+    work(rank == 0 ? 0.4 : 0.1);
+    pass_on(rank, size);
+}
+
+static void chain(int rank, int size, int extra)
+{
+    work(0.05);
+    if (rank == 0 && extra)
+        work_in("extra", 0.3);
+    pass_on(rank, size);
+}
+
+static void two_imbalances(int rank)
+{
+    int token = 0;
+    if (rank == 0) {
+        work_in("io", 0.25);
+        MPI_Send(&token, 1, MPI_INT, 1, 8, MPI_COMM_WORLD);
+        MPI_Send(&token, 1, MPI_INT, 2, 8, MPI_COMM_WORLD);
+    } else if (rank < 3) {
+        MPI_Recv(&token, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        work_in("fft", 0.3);
+    }
 }
 
 static void allreduce(int rank)
@@ -61,6 +100,10 @@ int main(int argc, char **argv)
         pipeline(rank, size);
     else if (strcmp(mode, "allreduce") == 0)
         allreduce(rank);
+    else if (strcmp(mode, "two_imbalances") == 0)
+        two_imbalances(rank);
+    else if (strncmp(mode, "chain", 5) == 0)
+        chain(rank, size, strcmp(mode, "chain") == 0);
     else if (rank == 0)
         fprintf(stderr, "mpi_root_causes: unknown mode %s\n", mode);
     MPI_Barrier(MPI_COMM_WORLD);

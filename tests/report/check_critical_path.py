@@ -16,21 +16,16 @@ records with known answers:
 - a jump to a record that starts after the wait ended (clocks that disagree): counted as
   the clock residual, the check passes; a total altered by hand fails it.
 Usage: check_critical_path.py PYTHON_DIR"""
+import os
 import sys
 
 sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else "python")
-from papi_report.load import critical_path as cp  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import expect_near as expect, verdict  # noqa: E402 (tests/common/checks.py)
+from papi_report.load import advice, critical_path as cp, root_causes as rc  # noqa: E402
 from papi_report.load.activities import Call  # noqa: E402
 
 S = 1000000000  # ns a second
-failures = []
-
-
-def expect(what, got, want, tol=1e-6):
-    ok = abs(got - want) <= tol * max(1.0, abs(want))
-    print("%-66s %.6f (want %.6f) %s" % (what, got, want, "ok" if ok else "FAILED"))
-    if not ok:
-        failures.append(what)
 
 
 def row_of(table, activity):
@@ -53,16 +48,21 @@ def barrier(t0, t1, n):
     return Call(t0, t1, "MPI_Barrier", 0x100, ("coll", n), 0, None, None)
 
 
-def pipeline():
+def pipeline(first=(("assemble", 0.4),), others=0.1):
+    """Ranks 0..3: a barrier, then rank 0 works through the regions first ((name, s) in
+    turn), the others `others` s in "assemble"; then 0 -> 1 -> 2 -> 3; a final barrier."""
     calls, regions = {}, {}
     b = int(0.01 * S)
+    done0 = b + int(sum(s for _n, s in first) * S)
     for r in range(4):
-        work = 0.4 if r == 0 else 0.1
-        regions[r] = [(b, 1, "assemble"), (b + int(work * S), -1, "assemble")]
+        spans = first if r == 0 else (("assemble", others),)
+        t, regions[r] = b, []
+        for name, s in spans:
+            regions[r] += [(t, 1, name), (t + int(s * S), -1, name)]
+            t += int(s * S)
         cs = [barrier(0, b, 1)]
-        t = b + int(work * S)
         if r > 0:  # posted at t; rank r-1's send starts at send[r-1]
-            send = b + int(0.4 * S) + (r - 1) * 2000
+            send = done0 + (r - 1) * 2000
             cs.append(Call(t, send + 1500, "MPI_Recv", 0x200 + r, ("p2p", r - 1, 2),
                            send + 1000 - t, "late_sender", (r - 1, 2 if r > 1 else 1)))
             t = send + 1500
@@ -206,10 +206,83 @@ def test_clock_residual():
     expect("clock: a total altered is caught", 0 if cp.check(dict(res, total=res["total"] + S // 100)) else 1, 0)
 
 
+def findings(calls, regions):
+    path = cp.walk(calls, regions)
+    found = advice.findings(path, rc.analyse(calls, regions))
+    for line in advice.text(found, (path["end"] - path["first"]) / S):
+        print(line)
+    return found, path
+
+
+def test_advice_two_imbalances():
+    """--advise: rank 0 works 0.2 s in "io" then sends to ranks 1 and 2 (0.4 s of waits),
+    rank 3 works 0.3 s in "fft" (ranks 0-2 wait 0.1 s each for it in the final barrier):
+    fft, on the path, first (balance it: 0.3 - 0.3 / 4 s), io after it, off the path,
+    though its waits are the larger."""
+    b = int(0.01 * S)
+    io, fft = b + 2 * S // 10, b + 3 * S // 10
+    regions = {0: [(b, 1, "io"), (io, -1, "io")], 3: [(b, 1, "fft"), (fft, -1, "fft")]}
+    calls = {0: [barrier(0, b, 1), Call(io, io + 1000, "MPI_Send", 0x701, ("p2p", 0, 1), 0, None, None),
+                 Call(io + 1000, io + 2000, "MPI_Send", 0x702, ("p2p", 0, 2), 0, None, None)],
+             3: [barrier(0, b, 1)]}
+    for r in (1, 2):
+        calls[r] = [barrier(0, b, 1), Call(b + 100, io + 1000 * r + 500, "MPI_Recv", 0x710 + r,
+                                           ("p2p", 0, r), io + 1000 * r - b - 100, "late_sender",
+                                           (0, r))]
+    calls[3].append(Call(fft, fft + 100, "MPI_Send", 0x720, None, 0, None, None))
+    final_barrier(calls, 2)
+    found, _path = findings(calls, regions)
+    first = found[0] if found else {}
+    expect("advise two: fft first", 0 if first.get("activity") == "fft" else 1, 0)
+    expect("advise two: fft balanced over ranks", 0 if first.get("change") == "balance" else 1, 0)
+    expect("advise two: fft's bound (s)", first.get("saving_bound_s", 0), 0.3 - 0.3 / 4, 1e-3)
+    io_f = next((f for f in found if f["activity"] == "io"), {})
+    expect("advise two: io listed, off the path", 0 if io_f.get("on_path") is False else 1, 0)
+    expect("advise two: io's bound 0 (s)", io_f.get("saving_bound_s", 1), 0.0)
+    expect("advise two: io's waits (s)", io_f.get("caused_wait_s", 0), 0.4, 1e-2)
+    expect("advise two: io's waits larger than fft's",
+           0 if io_f.get("caused_wait_s", 0) > first.get("caused_wait_s", 1) else 1, 0)
+
+
+def test_advice_chain():
+    """--advise: the pipeline with rank 0's 0.3 s of "extra" after 0.05 s of "assemble"
+    (every rank's): shorten extra on rank 0, saving at most 0.3 s; the run without it
+    (checked()) saves 0.3 s of the wall time and of extra on the path."""
+    found, before = findings(*pipeline((("assemble", 0.05), ("extra", 0.3)), 0.05))
+    first = found[0] if found else {}
+    expect("advise chain: extra first", 0 if first.get("activity") == "extra" else 1, 0)
+    expect("advise chain: shorten it on rank 0",
+           0 if first.get("change") == "shorten" and first.get("ranks") == "0" else 1, 0)
+    expect("advise chain: extra's bound (s)", first.get("saving_bound_s", 0), 0.3, 1e-6)
+    after = cp.walk(*pipeline((("assemble", 0.05),), 0.05))
+    lines = advice.checked(found, before, after)
+    print("\n".join(lines))
+    wall = lambda p: (p["end"] - p["first"]) / S  # noqa: E731
+    expect("advise chain: B saved (s)", wall(before) - wall(after), 0.3, 1e-3)
+    expect("advise chain: the check line", 0 if "predicted at most 0.300 s; B saved 0.300 s"
+           in lines[1] else 1, 0)
+
+
+def test_advice_allreduce():
+    """--advise: rank k computes (k+1) x 0.1 s in "work" before an allreduce: balance work
+    over ranks, saving at most max - mean = 0.15 s."""
+    calls, regions = {}, {}
+    b = int(0.01 * S)
+    end = b + int(0.4 * S)
+    for r in range(4):
+        t = b + int((r + 1) * 0.1 * S)
+        regions[r] = [(b, 1, "work"), (t, -1, "work")]
+        calls[r] = [barrier(0, b, 1),
+                    Call(t, end + 1000, "MPI_Allreduce", 0x400, ("coll", 2), end - t if r < 3 else 0,
+                         "wait_nxn" if r < 3 else None, (3, 1) if r < 3 else None)]
+    found, _path = findings(calls, regions)
+    first = found[0] if found else {}
+    expect("advise allreduce: balance work", 0 if first.get("advice") == "balance `work` over ranks" else 1, 0)
+    expect("advise allreduce: bound max - mean (s)", first.get("saving_bound_s", 0), 0.15, 1e-6)
+
+
 for test in (test_pipeline, test_allreduce, test_two_imbalances, test_start_up,
-             test_overlap, test_clock_residual):
+             test_overlap, test_clock_residual, test_advice_two_imbalances, test_advice_chain,
+             test_advice_allreduce):
     test()
-if failures:
-    print("FAILED: %s" % ", ".join(failures))
-    sys.exit(1)
-print("PASSED")
+sys.exit(verdict())

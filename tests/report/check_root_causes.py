@@ -11,21 +11,16 @@ with known answers:
 - the conservation check catches a cost lost or counted twice (the result altered by
   hand), and the engine itself always passes it.
 Usage: check_root_causes.py PYTHON_DIR"""
+import os
 import sys
 
 sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else "python")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import expect_near as expect, verdict  # noqa: E402 (tests/common/checks.py)
 from papi_report.load import root_causes as rc  # noqa: E402
 from papi_report.load.activities import Call  # noqa: E402
 
 S = 1000000000  # ns a second
-failures = []
-
-
-def expect(what, got, want, tol=1e-6):
-    ok = abs(got - want) <= tol * max(1.0, abs(want))
-    print("%-60s %.6f (want %.6f) %s" % (what, got, want, "ok" if ok else "FAILED"))
-    if not ok:
-        failures.append(what)
 
 
 def barrier(t0, t1, n):
@@ -146,7 +141,4 @@ def test_check_catches():
 
 for test in (test_pipeline, test_allreduce, test_late_receiver, test_residual, test_check_catches):
     test()
-if failures:
-    print("FAILED: %s" % ", ".join(failures))
-    sys.exit(1)
-print("PASSED")
+sys.exit(verdict())

@@ -8,7 +8,7 @@ ranks): a job's records, not one rank's, unlike the wait states. Plain Python.""
 import csv
 import os
 
-from . import activities, critical_path, event_log_read, event_logs, root_causes
+from . import activities, advice, critical_path, event_log_read, event_logs, root_causes
 from .event_record import COLL, COUNTER, EVF_GROUP, RECV, REGION_ENTER, REGION_EXIT, SEND, WAIT
 
 _COMM = (SEND, RECV, COLL, WAIT)
@@ -97,15 +97,20 @@ def timelines(ranks):
     return calls, regions
 
 
+def _site_names(ranks):
+    """site_name(rank, site) of Logs: a return address in its own rank's process, named as
+    its log names it (None where it does not)."""
+    def site_name(rank, site):
+        return ranks[rank].get("sites", {}).get(site)
+    return site_name
+
+
 def lines(ranks, directory):
     """What `papi_report DIR` adds of the root causes of Logs' waits: text()'s lines, and
     the table written as DIRECTORY/mpi_root_causes.csv (-o) when it has rows."""
     calls, regions = timelines(ranks)
     result = root_causes.analyse(calls, regions)
-
-    def site_name(rank, site):  # a return address in its own rank's process: its log's name
-        return ranks[rank].get("sites", {}).get(site)
-
+    site_name = _site_names(ranks)
     rows = root_causes.rows(result, site_name)
     out = text(result, rows)
     if rows:
@@ -117,6 +122,19 @@ def lines(ranks, directory):
         out.append("critical path: the table in %s"
                    % write_csv(directory, table, PATH_CSV_NAME, PATH_COLUMNS))
     return out
+
+
+def advise(ranks):
+    """(advice.findings', the critical path) of Logs: what to fix first."""
+    calls, regions = timelines(ranks)
+    path = critical_path.walk(calls, regions)
+    found = advice.findings(path, root_causes.analyse(calls, regions), _site_names(ranks))
+    return found, path
+
+
+def path_of(ranks):
+    """critical_path.walk of Logs (the side B of --compare's check of A's advice)."""
+    return critical_path.walk(*timelines(ranks))
 
 
 def text(result, rows, most=5):
@@ -134,13 +152,20 @@ def text(result, rows, most=5):
 
 
 def write_csv(directory, rows, name=CSV_NAME, columns=COLUMNS):
-    """rows (root_causes.rows', or critical_path.rows' with PATH_CSV_NAME, PATH_COLUMNS) as
-    DIRECTORY/NAME; its path."""
+    """rows (root_causes.rows', or critical_path.rows' with PATH_CSV_NAME, PATH_COLUMNS, or
+    advice.findings' with advice.CSV_NAME, advice.COLUMNS) as DIRECTORY/NAME; its path."""
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, name)
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         for row in rows:
-            w.writerow({k: ("%.9f" % v if k.endswith("_s") else v) for k, v in row.items()})
+            w.writerow({k: _cell(k, v) for k, v in row.items()})
     return path
+
+
+def _cell(column, value):
+    """A CSV cell: seconds to the ns, booleans as the schemas read them."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "%.9f" % value if column.endswith("_s") else value
