@@ -73,8 +73,8 @@ static int driver(int *ndevices, char *reason, size_t len)
     int n = snprintf(reason, len, "no NVIDIA device: %s of %s %s",
                      r == CUDA_SUCCESS ? "cuDeviceGetCount" : "cuInit", path,
                      r == CUDA_SUCCESS ? "found none" : cuda_driver_words(r));
-    if (n > 0 && (size_t)n < len && cupti_load(&cuda_lib.cupti, NULL, 0, why, sizeof why) ==
-                                        CUPTI_LOAD_OK)
+    if (n > 0 && (size_t)n < len &&
+        cupti_load(&cuda_lib.cupti, NULL, 0, why, sizeof why) == CUPTI_LOAD_OK)
         snprintf(reason + n, len - (size_t)n, " (CUPTI %s, version %u, loaded)",
                  cuda_lib.cupti.path, cuda_lib.cupti.version);
     return PAPI_ECMP;
