@@ -10,8 +10,8 @@ reader that holds every event needs several times that), on synthetic inputs
   every rank but 0 waiting 200 ns in each Allreduce), every message and collective
   matched; and the event logs' merge in memory independent of the records: from a
   quarter of RECORDS to RECORDS its max RSS grows by under 8 MB (a reader that keeps 50
-  bytes a record, as before stop 71's spill, grew by 19 MB at 256 x 2000, about 100 MB
-  at the issue's 256 x 10^4).
+  bytes a record, as before stop 71's spill, grew by 19 MB at 256 x 2000, 48 MB at
+  ctest's 256 x 5000, about 100 MB at the issue's 256 x 10^4).
 Every merge runs with pandas and numpy unimportable (papi_report --merge-trace needs
 neither). The merged files are read here a line at a time (--merge-trace writes an event a
 line)."""
