@@ -100,7 +100,7 @@ int ompt_counters_start(void)
 {
     const char *list = env_get("PAPI_OMPT_EVENTS");
     source = "PAPI_OMPT_EVENTS";
-    if (!list) { /* unset only: set and empty counts none (papi_run's cheaper mode) */
+    if (!list || !*list) {
         list = env_get("PAPI_EVENTS");
         source = "PAPI_EVENTS";
     }

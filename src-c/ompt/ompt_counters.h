@@ -1,6 +1,6 @@
 /* ompt_counters.h: the events each OpenMP thread counts over its implicit tasks (issue 58
  * item 1; ompt_counters.c). The events are PAPI_OMPT_EVENTS' (papi_run sets it to its -e
- * events, or its cheap defaults; set and empty: none), else (unset) PAPI_EVENTS', counted
+ * events, or its cheap defaults), else PAPI_EVENTS' (where it is unset or empty), counted
  * as the region API counts them (the library's default domain, user mode); none named:
  * counters off, one branch per callback. Each thread counts with an event set of its own,
  * attached to the thread (as papi_run --per-thread's library: the program's own event

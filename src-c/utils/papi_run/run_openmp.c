@@ -123,7 +123,7 @@ static void set_events(struct run_state *s)
     if (list[0])
         setenv("PAPI_OMPT_EVENTS", list, 0);
     else if (defaults && !getenv("PAPI_OMPT_EVENTS")) {
-        setenv("PAPI_OMPT_EVENTS", "", 1); /* set, empty: not PAPI_EVENTS' either */
+        setenv("PAPI_OMPT_EVENTS", "", 1); /* the tool then counts PAPI_EVENTS' only */
         s->omp.counts_off = 1;
     }
 }
@@ -519,10 +519,13 @@ static void banner_table(const char *doc)
     banner_top(regions);
 }
 
-/* papi_run's default events not counted per region (set_events): why, and how to. */
+/* papi_run's default events not counted per region (set_events): why, and how to; not
+ * where a process counted PAPI_EVENTS' instead (the tool's fallback). */
 static void banner_counts_off(const struct run_openmp *o)
 {
-    if (!o->counts_off || o->ndocs == 0)
+    const char *c = o->ndocs ? member(o->doc[0], "counters") : NULL;
+    const char *events = c ? member(c, "events") : NULL;
+    if (!o->counts_off || !events || events[strspn(events + 1, WS) + 1] != ']')
         return;
     fprintf(stderr, " OpenMP: the events are not counted per region and thread by default here: no "
                     "user-space read of the counters (x86 rdpmc, arm64 kernel.perf_user_access=1), "
