@@ -1,11 +1,11 @@
 /* ompt_counters.h: the events each OpenMP thread counts over its implicit tasks (issue 58
  * item 1; ompt_counters.c). The events are PAPI_OMPT_EVENTS' (papi_run sets it to its -e
- * events), else PAPI_EVENTS', counted as the region API counts them (the library's
- * default domain, user mode); none named: counters off, one branch per callback. Each
- * thread counts with an event set of its own, attached to the thread (as papi_run
- * --per-thread's library: the program's own event sets stay free), made at its first
- * implicit task and read at the task's begin and at the end of its work (the join
- * barrier's begin, as work_ns). */
+ * events, or its cheap defaults), else PAPI_EVENTS' (where it is unset or empty), counted
+ * as the region API counts them (the library's default domain, user mode); none named:
+ * counters off, one branch per callback. Each thread counts with an event set of its own,
+ * attached to the thread (as papi_run --per-thread's library: the program's own event
+ * sets stay free), made at its first implicit task and read at the task's begin and at
+ * the end of its work (the join barrier's begin, as work_ns). */
 #ifndef PAPI_OMPT_COUNTERS_H
 #define PAPI_OMPT_COUNTERS_H
 

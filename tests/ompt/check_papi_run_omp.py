@@ -14,9 +14,13 @@ build tree's) and names it; a libgomp program (gcc, gfortran) runs under LLVM's 
     runtime passes over) keeps its place: papi_run's comes after it, said in the banner;
   - a libgomp program with --no-libomp: no table ("off"), the banner says why, the counts
     and the program's answer as without it.
+papi_run's default events per region (issue 73 item 1): where the PMU allows user-space
+reads, its hardware events alone; elsewhere (this x86 host, no PMU) none, and one banner
+line says so and how to count them (check_default_counting). The cases below that need
+counts run the program again with PAPI_OMPT_EVENTS set (papi_run keeps it):
 A program that prints a faults_line (ompt_faults.c, .f90) is check_ompt.py's case faults
-instead: each OpenMP thread counts papi_run's CPU events (PAPI_OMPT_EVENTS, papi_run's
-default ones here), and thread t's page faults in the region are exactly its pages.
+instead: each OpenMP thread counts perf::PAGE-FAULTS, and thread t's page faults in the
+region are exactly its pages.
 A program with an OMPT tool of its own (ompt_own_tool.c): the runtime starts that one and
 never papi_run's; the program runs as without papi_run, papi_run's file says "not_reported"
 and the banner says why (issue 58 item 7: ours never displaces it).
@@ -83,6 +87,33 @@ def measured(p, doc, gomp):
                   and "relies on libgomp's own behaviour" in ln for ln in said),
               "the banner says libomp runs it, the switch and why one would use it")
     return o["processes"][0]
+
+
+OFF_LINE = (" OpenMP: the events are not counted per region and thread by default here: no "
+            "user-space read of the counters")
+
+
+def check_default_counting(p, table):
+    """papi_run's default events per region (issue 73 item 1): where a thread's set is read
+    from user space, its hardware events alone (no perf:: software event, which takes
+    read()); elsewhere none, and one banner line says so and how to count them."""
+    events = table["counters"]["events"]
+    off = [ln for ln in omp_lines(p) if ln.startswith(OFF_LINE)]
+    if events:
+        check(not [e for e in events if e.startswith("perf::")] and not off,
+              "papi_run's defaults counted per region: hardware events alone, no line: %s %s"
+              % (events, off))
+    else:
+        check(len(off) == 1 and "-e EVENT or PAPI_OMPT_EVENTS=EVENT,... counts them" in off[0],
+              "no user-space read here: nothing counted per region by default, one banner line "
+              "says so and how to count them: %s" % omp_lines(p))
+
+
+def explicit_run(papi_run, tool_dir, program, out, events, gomp):
+    """The program again, its threads counting EVENTS per region (PAPI_OMPT_EVENTS, kept by
+    papi_run, whatever its default here)."""
+    p, doc = run_papi_run(papi_run, tool_dir, program, out, extra_env={"PAPI_OMPT_EVENTS": events})
+    return p, doc, (measured(p, doc, gomp) if doc else None)
 
 
 def check_counting_cost(p, table, facts):
@@ -170,6 +201,11 @@ def main(argv):
         return verdict("ompt_papi_run_own_tool", scratch=tmp)
     table = measured(p, doc, gomp) if doc else None
     facts = check_ompt.facts_of(p)
+    if table:
+        check_default_counting(p, table)
+    if table and "short_regions" in facts:
+        p, doc, table = explicit_run(papi_run, tool_dir, program, os.path.join(tmp, "counts"),
+                                     "perf::TASK-CLOCK,perf::PAGE-FAULTS", gomp)
     if table and "short_regions" in facts:
         check_counting_cost(p, table, facts)
         p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "no_counts"),
@@ -183,12 +219,18 @@ def main(argv):
                   "PAPI_OMPT_EVENTS= (empty): no cost line")
         return verdict("ompt_papi_run_short", scratch=tmp)
     if table and "shared_core" in facts:
+        p, doc, table = explicit_run(papi_run, tool_dir, program, os.path.join(tmp, "counts"),
+                                     "perf::TASK-CLOCK", gomp)
+    if table and "shared_core" in facts:
         check_shared_core(p, table)
         return verdict("ompt_papi_run_shared", scratch=tmp)
     if table and "faults_line" in facts:
+        p, doc, table = explicit_run(papi_run, tool_dir, program, os.path.join(tmp, "counts"),
+                                     "perf::PAGE-FAULTS", gomp)
+    if table and "faults_line" in facts:
         c = table["counters"]
         check(c["source"] == "PAPI_OMPT_EVENTS" and "perf::PAGE-FAULTS" in c["events"],
-              "papi_run's events counted per thread: %s" % c["events"])
+              "the events PAPI_OMPT_EVENTS names counted per thread: %s" % c["events"])
         check_ompt.case_faults(table, facts)
         # papi_run(1) and --help: PAPI_OMPT_EVENTS= (empty) keeps the tables without counts.
         p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "no_counts"),

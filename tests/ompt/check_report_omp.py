@@ -27,8 +27,8 @@ against the file they came from:
            first with thread 3 working most and thread 0 waiting most); that file with a
            thread number twice, or a load balance of 1.5, in its "openmp" member: exit 2,
            one line naming the file and $.openmp.processes[0]...'s path.
-  shared   ompt_shared under papi_run (2 threads bound to one core, 2 and 1 units of CPU
-           time): openmp_processes' and openmp_regions' on_cpu and cpu_load_balance are
+  shared   ompt_shared under papi_run with PAPI_OMPT_EVENTS=perf::TASK-CLOCK (2 threads
+           bound to one core, 2 and 1 units of CPU time): openmp_processes' and openmp_regions' on_cpu and cpu_load_balance are
            papi_run's file's, the unequal region's CPU-time balance the true 0.75 (within
            0.05), its wall-time one at least 0.03 higher, on_cpu at most 0.8.
   sites    ompt_sites (-O2 -g, clang's and gcc's): one directive in an inlined function
@@ -347,7 +347,10 @@ def case_papi_run(tool_py, papi_run, tool, program, tmp):
     import check_papi_run_omp
     check_ompt.runtime_env(program)  # SKIPPED where a libgomp program has no libomp
     run_dir = os.path.join(tmp, "run")
-    p, doc = check_papi_run_omp.run_papi_run(papi_run, os.path.dirname(tool), program, run_dir)
+    # The task clock per region named: papi_run's default counts per region only where the
+    # reads are cheap, and never a software event (issue 73 item 1).
+    p, doc = check_papi_run_omp.run_papi_run(papi_run, os.path.dirname(tool), program, run_dir,
+                                             extra_env={"PAPI_OMPT_EVENTS": "perf::TASK-CLOCK"})
     o = (doc or {}).get("openmp") or {}
     if not check(o.get("status") == "measured" and len(o["processes"]) == 1, "papi_run's file has a table"):
         return
@@ -394,7 +397,10 @@ def case_shared(tool_py, papi_run, tool, program, tmp):
     import check_papi_run_omp
     check_ompt.runtime_env(program)
     run_dir = os.path.join(tmp, "run")
-    p, doc = check_papi_run_omp.run_papi_run(papi_run, os.path.dirname(tool), program, run_dir)
+    # The task clock per region named: papi_run's default counts per region only where the
+    # reads are cheap, and never a software event (issue 73 item 1).
+    p, doc = check_papi_run_omp.run_papi_run(papi_run, os.path.dirname(tool), program, run_dir,
+                                             extra_env={"PAPI_OMPT_EVENTS": "perf::TASK-CLOCK"})
     o = (doc or {}).get("openmp") or {}
     if not check(o.get("status") == "measured" and len(o["processes"]) == 1, "papi_run's file has a table"):
         return

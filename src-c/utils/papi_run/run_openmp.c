@@ -91,18 +91,41 @@ static const char *cannot(struct run_state *s, struct run_openmp *o, const char 
     return NULL;
 }
 
+/* Whether a thread's event set of the CPU component is read from user space here (x86
+ * rdpmc, arm64 kernel.perf_user_access=1: the component's fast_counter_read), no system
+ * call per read. */
+static int user_space_reads(void)
+{
+    const PAPI_component_info_t *c = PAPI_get_component_info(0);
+    return c && c->fast_counter_read;
+}
+
 /* The CPU component's events, counted by each OpenMP thread over its implicit tasks (as
- * the region API counts them); a PAPI_OMPT_EVENTS the user set is kept. */
-static void set_events(const struct run_state *s)
+ * the region API counts them), read twice per region and thread. Those -e (or a metric)
+ * named, whatever they cost: the user asked for them. papi_run's defaults only where the
+ * reads are cheap (issue 73 item 1): where a thread's set is read from user space, its
+ * hardware events alone (a software event is read with read(), and one in a set takes
+ * the whole set to read()), a few hundred instructions per region and thread; elsewhere
+ * none (two read() per region and thread cost microseconds in a VM, more than a short
+ * region's work): the tables and efficiencies without counts, said in the banner with how
+ * to get them. A PAPI_OMPT_EVENTS the user set is kept. */
+static void set_events(struct run_state *s)
 {
     char list[RUN_MAX_EVENTS * RUN_NAME_LEN] = "";
+    int defaults = !s->opt.events_given && !s->opt.nmetrics, cheap = user_space_reads();
     for (int i = 0; i < s->opt.nevents; i++) {
         size_t n = strlen(list);
-        if (s->opt.cidx[i] == 0)
-            snprintf(list + n, sizeof list - n, "%s%s", n ? "," : "", s->opt.events[i]);
+        if (s->opt.cidx[i] != 0 ||
+            (defaults && (!cheap || strncmp(s->opt.events[i], "perf::", 6) == 0)))
+            continue;
+        snprintf(list + n, sizeof list - n, "%s%s", n ? "," : "", s->opt.events[i]);
     }
     if (list[0])
         setenv("PAPI_OMPT_EVENTS", list, 0);
+    else if (defaults && !getenv("PAPI_OMPT_EVENTS")) {
+        setenv("PAPI_OMPT_EVENTS", "", 1); /* the tool then counts PAPI_EVENTS' only */
+        s->omp.counts_off = 1;
+    }
 }
 
 void run_openmp_prepare(struct run_state *s, enum run_omp_runtime runtime)
@@ -496,6 +519,20 @@ static void banner_table(const char *doc)
     banner_top(regions);
 }
 
+/* papi_run's default events not counted per region (set_events): why, and how to; not
+ * where a process counted PAPI_EVENTS' instead (the tool's fallback). */
+static void banner_counts_off(const struct run_openmp *o)
+{
+    const char *c = o->ndocs ? member(o->doc[0], "counters") : NULL;
+    const char *events = c ? member(c, "events") : NULL;
+    if (!o->counts_off || !events || events[strspn(events + 1, WS) + 1] != ']')
+        return;
+    fprintf(stderr, " OpenMP: the events are not counted per region and thread by default here: no "
+                    "user-space read of the counters (x86 rdpmc, arm64 kernel.perf_user_access=1), "
+                    "and two read() per region and thread cost microseconds; -e EVENT or "
+                    "PAPI_OMPT_EVENTS=EVENT,... counts them (papi_run(1))\n");
+}
+
 void run_openmp_banner(const struct run_state *s)
 {
     const struct run_openmp *o = &s->omp;
@@ -514,6 +551,7 @@ void run_openmp_banner(const struct run_state *s)
                 o->user_tools);
     for (int i = 0; i < o->ndocs && i < 4; i++)
         banner_table(o->doc[i]);
+    banner_counts_off(o);
     if (o->ndocs > 4)
         fprintf(stderr, " OpenMP: %d more processes' tables in the file\n", o->ndocs - 4);
     if (o->unread)

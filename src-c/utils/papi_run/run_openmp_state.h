@@ -27,7 +27,9 @@ struct run_openmp {
     char reason[512];      /* why there is no table (status other than measured) */
     char *doc[RUN_OMP_PROCESSES_MAX]; /* the processes' tables (ompt_PID.json's text), whole */
     int ndocs;
-    int unread; /* tables beyond the bound, or that could not be read whole */
+    int unread;     /* tables beyond the bound, or that could not be read whole */
+    int counts_off; /* papi_run's default events not counted per region: no user-space
+                     * read of a thread's set here (run_openmp.c set_events) */
 };
 
 #endif

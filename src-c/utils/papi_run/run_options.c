@@ -73,9 +73,11 @@ static const char usage[] =
     "Under mpirun it loads the wrapper library of the program's MPI (papi_mpi_report(5)).\n"
     "An OpenMP program gets the OMPT tool (OMP_TOOL_LIBRARIES, after the user's tools):\n"
     "its parallel regions and efficiencies in the file and the banner. Its threads\n"
-    "count the events per region: two reads per region and thread, a few hundred\n"
-    "instructions where the PMU allows user-space reads, else two system calls (a few\n"
-    "microseconds in a VM); PAPI_OMPT_EVENTS= (empty) keeps the tables without them.\n"
+    "count events per region: two reads per region and thread, about 400 instructions\n"
+    "where the PMU allows user-space reads of hardware events, else system calls (a few\n"
+    "microseconds in a VM). By default the hardware events where user-space reads are\n"
+    "allowed, else none (the banner says so); -e's events, or PAPI_OMPT_EVENTS=LIST,\n"
+    "are counted anyway; PAPI_OMPT_EVENTS= (empty) keeps the tables without counts.\n"
     "Exit status: the program's, 128+N when a signal N killed it, 2 for bad usage,\n"
     "126/127 when it cannot be run, 1 when it exited 0 but the report was not written.\n";
 
