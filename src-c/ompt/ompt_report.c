@@ -240,7 +240,7 @@ static void put_context(struct jw *w, unsigned ctx)
 }
 
 /* The event that is a thread's CPU time, counted per region: perf's task clock (papi_run
- * counts perf::TASK-CLOCK by default); -1 when not counted. */
+ * -e perf::TASK-CLOCK counts it per region); -1 when not counted. */
 static int task_clock_event(const struct ompt_counters_info *c)
 {
     for (int e = 0; e < c->nevents; e++) {

@@ -14,8 +14,7 @@ from ..load.root_causes import ranks_text
 from .openmp import KEY, _frame, _site
 
 NS = 1e9
-#: the share of a region's thread time (team x wall) its waits must reach for a row, and of
-#: its wall time a thread's waits must reach for it to be said waiting
+#: the share of a region's thread time (team x wall) its waits must reach for a row
 MIN_SHARE = 0.01
 COLUMNS = KEY + ["region", "site", "instances", "team_size", "wait_s", "waiting_threads",
                  "cause_thread", "cause_work_s", "mean_work_s", "direct_s", "residual_s"]
@@ -40,12 +39,14 @@ def openmp_root_causes(procs):
             if not th or wait <= MIN_SHARE * team * r["wall_ns"]:
                 continue
             cause = max(th, key=lambda t: (t["work_ns"], -t["thread"]))
+            waiting = [t["thread"] for t in th if t is not cause and _waits(t) > 0]
+            if not waiting:  # only the slowest waited (the runtime's own time): no cause
+                continue
             direct = sum(cause["work_ns"] - t["work_ns"] for t in th)
             rows.append(dict(
                 rank=p["rank"], pid=p["pid"], region=r["name"], site=_site(r),
                 instances=r["instances"], team_size=team, wait_s=wait / NS,
-                waiting_threads=ranks_text(t["thread"] for t in th if t is not cause and
-                                           _waits(t) > MIN_SHARE * r["wall_ns"]),
+                waiting_threads=ranks_text(waiting),
                 cause_thread=cause["thread"], cause_work_s=cause["work_ns"] / NS,
                 mean_work_s=sum(t["work_ns"] for t in th) / len(th) / NS, direct_s=direct / NS,
                 residual_s=(wait - direct) / NS))
