@@ -86,18 +86,13 @@ def main():
             print("SKIPPED: no nvcc here (no CUDA toolkit): gpu_check.cu not built")
             return 77 if not FAILS else 1
         libdir = os.path.dirname(papi["libpapi"])
-        b = subprocess.run([cuda["nvcc"], "-O2", "-arch=sm_90", "-I" + os.path.dirname(
-            papi["papi_h"]), "-o", os.path.join(d, "gpu_check"), os.path.join(HERE, "gpu_check.cu"),
-            "-L" + libdir, "-lpapi"], capture_output=True, text=True, timeout=600)
-        print(b.stdout + b.stderr)
-        check(b.returncode == 0 and glob.glob(os.path.join(d, "gpu_check")),
-              "gpu_check.cu builds with %s" % cuda["nvcc"])
-        b = subprocess.run([cuda["nvcc"], "-O2", "-arch=sm_90", "-I" + os.path.dirname(
-            papi["papi_h"]), "-o", os.path.join(d, "gpu_counters"), os.path.join(HERE, "gpu_counters.cu"),
-            "-L" + libdir, "-lpapi"], capture_output=True, text=True, timeout=600)
-        print(b.stdout + b.stderr)
-        check(b.returncode == 0 and glob.glob(os.path.join(d, "gpu_counters")),
-              "gpu_counters.cu builds with %s" % cuda["nvcc"])
+        for prog in ("gpu_check", "gpu_counters"):
+            b = subprocess.run([cuda["nvcc"], "-O2", "-arch=sm_90", "-I" + os.path.dirname(
+                papi["papi_h"]), "-o", os.path.join(d, prog), os.path.join(HERE, prog + ".cu"),
+                "-L" + libdir, "-lpapi"], capture_output=True, text=True, timeout=600)
+            print(b.stdout + b.stderr)
+            check(b.returncode == 0 and glob.glob(os.path.join(d, prog)),
+                  "%s.cu builds with %s" % (prog, cuda["nvcc"]))
     print("check_gpu_check_here: %s" % ("FAILED" if FAILS else "PASSED"))
     return 1 if FAILS else 0
 

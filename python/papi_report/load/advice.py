@@ -20,7 +20,7 @@ Each saving is an upper bound: the path shrinks by it, but another path may then
 wall time. Findings under 2 % of the wall time (and 1 ms) are left out. Root causes of
 waits off the path follow those on it: whatever their waits, their bound on the wall
 time is 0, and the evidence says so. Plain Python, pure functions."""
-from .critical_path import START, activity_text, per_rank
+from .critical_path import START, activity_text, by_activity, per_rank
 from .root_causes import ranks_text
 
 MOST = 5
@@ -100,11 +100,7 @@ def findings(path, causes, site_name=None, most=MOST):
     least = max(1e6, 0.02 * wall)  # ns: below it a finding is noise
     spent = per_rank(segs)
     costs = causes.get("costs", {})
-    on_path = {}
-    for (r, key), ns in path["path"].items():
-        cell = on_path.setdefault(key, [0, set()])
-        cell[0] += ns
-        cell[1].add(r)
+    on_path = by_activity(path["path"])
     out = []
     for key, (ns, ranks) in on_path.items():
         by_rank = spent.get(key, {})

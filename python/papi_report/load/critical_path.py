@@ -151,6 +151,16 @@ def activity_text(key, before=None):
     return activity_name(key, before)
 
 
+def by_activity(path):
+    """{activity key: [ns on the path, {ranks it ran on there}]} of a walk's path."""
+    on_path = {}
+    for (r, key), ns in path.items():
+        cell = on_path.setdefault(key, [0, set()])
+        cell[0] += ns
+        cell[1].add(r)
+    return on_path
+
+
 def rows(result, site_name=None):
     """The table: one row per activity on the path, longest first: activity, site,
     path_ranks, path_s, mean_s (per rank, over every rank), max_s, imbalance_s (path_s -
@@ -160,13 +170,8 @@ def rows(result, site_name=None):
     segs = result["segs"]
     nranks = max(1, len(segs))
     spent = per_rank(segs)
-    on_path = {}
-    for (r, key), ns in result["path"].items():
-        cell = on_path.setdefault(key, [0, set()])
-        cell[0] += ns
-        cell[1].add(r)
     out = []
-    for key, (ns, ranks) in on_path.items():
+    for key, (ns, ranks) in by_activity(result["path"]).items():
         by_rank = spent.get(key, {})
         mean = sum(by_rank.values()) / nranks
         imbalance = max(0.0, ns - mean)
