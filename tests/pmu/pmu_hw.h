@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,22 @@ static inline int pmu_counter_events(char names[][PAPI_MAX_STR_LEN], int max)
         snprintf(names[n++], PAPI_MAX_STR_LEN, "%s", nm);
     } while (n < max && PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
     return n;
+}
+
+/* The OMPT tool an OpenMP hardware test runs its child under: PMU_PAPI_OMPT, else
+ * lib/libpapi_ompt.so beside the lane's bin/ (the folder of self, this program's path;
+ * staged by scripts/pmu-lane.sh). */
+static inline __attribute__((unused)) void pmu_ompt_tool(const char *self, char *tool,
+                                                         size_t len)
+{
+    const char *named = getenv("PMU_PAPI_OMPT");
+    const char *slash = strrchr(self, '/');
+    if (named && *named)
+        snprintf(tool, len, "%s", named);
+    else if (slash)
+        snprintf(tool, len, "%.*s/../lib/libpapi_ompt.so", (int)(slash - self), self);
+    else
+        snprintf(tool, len, "./../lib/libpapi_ompt.so");
 }
 
 static inline void pmu_free_set(int *es)

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "../../run/arm64/lane_sample.h"
+#include "pmu_hw.h"
 
 #define REGIONS     2000
 #define WARM        50
@@ -167,19 +168,9 @@ int main(int argc, char **argv)
     int fast = PAPI_get_component_info(0)->fast_counter_read;
 
     char tool[PATH_MAX + 64], self[PATH_MAX];
-    const char *named = getenv("PMU_PAPI_OMPT");
     if (!realpath(argv[0], self))
         snprintf(self, sizeof self, "%s", argv[0]);
-    if (named && *named)
-        snprintf(tool, sizeof tool, "%s", named);
-    else {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", self);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = 0;
-        snprintf(tool, sizeof tool, "%s/../lib/libpapi_ompt.so", slash ? dir : ".");
-    }
+    pmu_ompt_tool(self, tool, sizeof tool);
     CHECK(access(tool, R_OK) == 0, "no OMPT tool at %s (scripts/pmu-lane.sh stages it)", tool);
     if (access(tool, R_OK) != 0)
         return test_done("pmu_ompt_cost");

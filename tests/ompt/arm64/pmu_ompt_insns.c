@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "../../run/arm64/lane_sample.h"
+#include "pmu_hw.h"
 #include "exact_loop.h"
 
 #define THREADS 4
@@ -256,20 +257,10 @@ int main(int argc, char **argv)
         return child();
     lane_need_instructions();
 
-    /* The tool: PMU_PAPI_OMPT, else lib/libpapi_ompt.so beside the lane's bin/ (staged by
-     * scripts/pmu-lane.sh). */
     char tool[PATH_MAX + 64], self[PATH_MAX], cmd[4 * PATH_MAX], line[1024];
-    const char *named = getenv("PMU_PAPI_OMPT");
-    if (named && *named)
-        snprintf(tool, sizeof tool, "%s", named);
-    else {
-        if (!realpath(argv[0], self))
-            snprintf(self, sizeof self, "%s", argv[0]);
-        char *slash = strrchr(self, '/');
-        if (slash)
-            *slash = 0;
-        snprintf(tool, sizeof tool, "%s/../lib/libpapi_ompt.so", slash ? self : ".");
-    }
+    if (!realpath(argv[0], self))
+        snprintf(self, sizeof self, "%s", argv[0]);
+    pmu_ompt_tool(self, tool, sizeof tool);
     CHECK(access(tool, R_OK) == 0, "no OMPT tool at %s (scripts/pmu-lane.sh stages it)", tool);
     if (access(tool, R_OK) != 0)
         return test_done("pmu_ompt_insns");
