@@ -48,8 +48,16 @@ EXPORT int cuda_double_contexts_created(void)
     return __atomic_load_n(&created, __ATOMIC_RELAXED);
 }
 
+static int inits; /* cuInit calls: the component makes none before its first use */
+
+EXPORT int cuda_double_inits(void)
+{
+    return __atomic_load_n(&inits, __ATOMIC_RELAXED);
+}
+
 EXPORT CUresult cuInit(unsigned int flags)
 {
+    __atomic_add_fetch(&inits, 1, __ATOMIC_RELAXED);
     if (flags != 0)
         return 1; /* CUDA_ERROR_INVALID_VALUE */
     if (strcmp(env("PAPI_TEST_CUDA_MODE", ""), "nodevice") == 0)

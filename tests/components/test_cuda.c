@@ -33,6 +33,7 @@
 
 void cuda_double_make_current(int device);
 int cuda_double_contexts_created(void);
+int cuda_double_inits(void);
 int cupti_double_base_metric_calls(void);
 int cupti_double_profilers(void);
 
@@ -106,14 +107,19 @@ static void remove_cache(void)
 static void mode_list(void)
 {
     const char *dir = cache_dir;
-    double t0 = now_s();
+    /* PAPI_library_init neither starts the driver nor lists: the first question does */
     init_or_die();
+    CHECK_EQ_LL(cuda_double_inits(), 0);
+    CHECK_EQ_LL(cupti_double_base_metric_calls(), 0);
+    double t0 = now_s();
+    CHECK_EQ_LL(count_events(), NEVENTS);
     double listed = now_s() - t0;
     int calls = cupti_double_base_metric_calls();
-    printf("listed through CUPTI in %.3f s, %d GetBaseMetrics calls\n", listed, calls);
+    printf("listed through CUPTI in %.3f s at the first question, %d GetBaseMetrics calls\n",
+           listed, calls);
+    CHECK_EQ_LL(cuda_double_inits(), 1);
     CHECK_EQ_LL(calls, 6); /* 3 metric types x 2 chips */
     CHECK(listed < 2.0, "listing took %.3f s", listed);
-    CHECK_EQ_LL(count_events(), NEVENTS);
     CHECK(exists(dir, "cuda-GH100-driver13000-cupti130001.tsv") &&
               exists(dir, "cuda-GA100-driver13000-cupti130001.tsv"),
           "no cache files under %s", dir);
@@ -154,11 +160,11 @@ static void mode_list(void)
     CHECK_EQ_LL(cuda_double_contexts_created(), 0);
     PAPI_shutdown();
     /* the second listing reads the cache */
-    t0 = now_s();
     init_or_die();
+    t0 = now_s();
+    CHECK_EQ_LL(count_events(), NEVENTS);
     printf("listed from the cache in %.3f s\n", now_s() - t0);
     CHECK_EQ_LL(cupti_double_base_metric_calls(), calls);
-    CHECK_EQ_LL(count_events(), NEVENTS);
     PAPI_shutdown();
     /* a damaged cache file: listed anew and rewritten */
     char damaged[4200];
@@ -170,20 +176,21 @@ static void mode_list(void)
         fclose(f);
     }
     init_or_die();
-    CHECK_EQ_LL(cupti_double_base_metric_calls(), calls + 3); /* GH100's 3 types again */
     CHECK_EQ_LL(count_events(), NEVENTS);
+    CHECK_EQ_LL(cupti_double_base_metric_calls(), calls + 3); /* GH100's 3 types again */
     PAPI_shutdown();
     calls += 3;
     /* another driver: listed anew */
     setenv("PAPI_TEST_CUDA_DRIVER", "13010", 1);
     init_or_die();
+    CHECK_EQ_LL(count_events(), NEVENTS);
     CHECK_EQ_LL(cupti_double_base_metric_calls(), calls + 6);
     CHECK(exists(dir, "cuda-GH100-driver13010-cupti130001.tsv"), "no cache file for driver 13010");
-    CHECK_EQ_LL(count_events(), NEVENTS);
     PAPI_shutdown();
     /* another CUPTI (its host library names the metrics): listed anew */
     setenv("PAPI_TEST_CUPTI_MODE", "version=130002", 1);
     init_or_die();
+    CHECK_EQ_LL(count_events(), NEVENTS);
     CHECK_EQ_LL(cupti_double_base_metric_calls(), calls + 12);
     CHECK(exists(dir, "cuda-GH100-driver13010-cupti130002.tsv"), "no cache file for CUPTI 130002");
     PAPI_shutdown();

@@ -18,6 +18,7 @@
  * range's value. Values are CUPTI's doubles truncated to integers, as PAPI 7.2's. The
  * component never creates a context. Reading from the software overflow timer's signal
  * handler calls CUPTI there: at the user's risk, as the other GPU components. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,16 +147,80 @@ static int discover(char *reason, size_t len)
     return ret == PAPI_ENOMEM || cuda_source.table.n == 0 ? PAPI_ECMP : PAPI_OK;
 }
 
+/* Discovery (the driver's cuInit, the devices, CUPTI, the metric lists) waits for the first
+ * question about the component's events or state, not its probe: otherwise every
+ * PAPI_library_init on a GPU node pays for the driver's start, and a program that starts
+ * PAPI, then forks children that use CUDA, breaks CUDA's rule (no initialisation before a
+ * fork: Python's multiprocessing). A program that never asks for a cuda::: event never
+ * initialises the driver through PAPI; the probe only finds its library. */
+static pthread_mutex_t discover_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    int done, disabled;
+    char reason[PAPI_HUGE_STR_LEN]; /* why disabled, or a caveat (a device left out) */
+} lazy;
+
+/* PAPI_OK once the devices are listed, else why not (lazy.reason). */
+static int ready(void)
+{
+    pthread_mutex_lock(&discover_lock);
+    if (!lazy.done) {
+        static char reason[CMP_REASON_LEN];
+        reason[0] = '\0';
+        lazy.done = 1;
+        lazy.disabled = discover(reason, sizeof reason);
+        if (lazy.disabled && !reason[0])
+            snprintf(reason, sizeof reason, "cuda found no metric on any device");
+        snprintf(lazy.reason, sizeof lazy.reason, "%s", reason);
+        if (lazy.disabled) {
+            event_table_clear(&cuda_source);
+            cuda_release();
+        }
+    }
+    int disabled = lazy.disabled;
+    pthread_mutex_unlock(&discover_lock);
+    return disabled;
+}
+
 static int probe(struct papi_component *self, struct cmp_status *out)
 {
-    int ret = table_probe_begin(self);
+    int ret = table_probe_begin(self); /* what a previous library init found, released */
     if (ret != PAPI_OK)
         return ret;
-    out->disabled = discover(out->reason, sizeof out->reason);
-    if (out->disabled && !out->reason[0])
-        snprintf(out->reason, sizeof out->reason, "cuda found no metric on any device");
+    memset(&lazy, 0, sizeof lazy);
+    out->disabled = cuda_libs_driver(out->reason, sizeof out->reason);
     table_probe_end(self, out);
+    out->num_counters = out->disabled ? 0 : TABLE_MAX_SLOTS; /* known once listed */
     return PAPI_OK;
+}
+
+/* The component's description: discovery first, unless the probe or the user disabled it. */
+static void fill_info(const struct papi_component *self, PAPI_component_info_t *info)
+{
+    if (!info->disabled && ready() != PAPI_OK)
+        info->disabled = lazy.disabled;
+    table_fill_info(self, info);
+    if (lazy.done && lazy.reason[0])
+        snprintf(info->disabled_reason, sizeof info->disabled_reason, "%s", lazy.reason);
+}
+
+static int code_to_name(const struct papi_component *self, int local, char *out, size_t len)
+{
+    return ready() == PAPI_OK ? table_code_to_name(self, local, out, len) : PAPI_ENOEVNT;
+}
+
+static int enumerate(const struct papi_component *self, int *local, int modifier)
+{
+    return ready() == PAPI_OK ? table_enumerate(self, local, modifier) : PAPI_ENOEVNT;
+}
+
+static int event_info(const struct papi_component *self, int local, PAPI_event_info_t *info)
+{
+    return ready() == PAPI_OK ? table_event_info(self, local, info) : PAPI_ENOEVNT;
+}
+
+static int query(const struct papi_component *self, int local, int domain)
+{
+    return ready() == PAPI_OK ? table_query(self, local, domain) : PAPI_ENOEVNT;
 }
 
 /* ---- names ---------------------------------------------------------------------------- */
@@ -196,6 +261,8 @@ static int name_to_code(const struct papi_component *self, const char *name, int
     size_t plen = strlen(CUDA_PREFIX);
     if (strncmp(name, CUDA_PREFIX, plen) != 0)
         return PAPI_ENOEVNT;
+    if (ready() != PAPI_OK)
+        return papi_error(PAPI_ENOEVNT, "'%s': component cuda is disabled: %s", name, lazy.reason);
     char head[512], stat[16] = "";
     int device = -1;
     const char *q = strchr(name + plen, ':');
@@ -454,12 +521,12 @@ struct papi_component cuda_component PAPI_INTERNAL = {
     .name = "cuda",
     .instance = &cuda_source,
     .probe = probe,
-    .fill_info = table_fill_info,
+    .fill_info = fill_info,
     .name_to_code = name_to_code,
-    .code_to_name = table_code_to_name,
-    .enumerate = table_enumerate,
-    .event_info = table_event_info,
-    .query = table_query,
+    .code_to_name = code_to_name,
+    .enumerate = enumerate,
+    .event_info = event_info,
+    .query = query,
     .ctx_create = ctx_create,
     .reset = slot_reset,
     SLOT_ENGINE_CALLBACKS,

@@ -43,9 +43,7 @@ static int profiler_symbols(char *reason, size_t len)
     return PAPI_OK;
 }
 
-/* The driver first: without one (most machines, a CUDA toolkit's among them) libcupti is
- * not loaded at all, which costs every PAPI_library_init about 10 ms. */
-static int driver(int *ndevices, char *reason, size_t len)
+int cuda_libs_driver(char *reason, size_t len)
 {
     static const struct gpu_library_words words = {
         "no NVIDIA driver is installed here, or its directory is not on LD_LIBRARY_PATH",
@@ -54,11 +52,23 @@ static int driver(int *ndevices, char *reason, size_t len)
     const struct gpu_symbol syms[] = {CUDA_DRIVER_SYMBOLS(SYMBOL)};
 #undef SYMBOL
     char why[1024];
+    if (cuda_lib.cuda)
+        return PAPI_OK;
     if (gpu_library_open(CUDA_SONAME, syms, (int)(sizeof syms / sizeof syms[0]), &words,
                          &cuda_lib.cuda, why, sizeof why) != PAPI_OK) {
         snprintf(reason, len, "no NVIDIA driver: %s", why);
         return PAPI_ECMP;
     }
+    return PAPI_OK;
+}
+
+/* The driver first: without one (most machines, a CUDA toolkit's among them) libcupti is
+ * not loaded at all, which costs every PAPI_library_init about 10 ms. */
+static int driver(int *ndevices, char *reason, size_t len)
+{
+    char why[1024];
+    if (cuda_libs_driver(reason, len) != PAPI_OK)
+        return PAPI_ECMP;
     CUresult r = cuda_lib.cuInit(0);
     int count = 0;
     if (r == CUDA_SUCCESS)

@@ -64,11 +64,14 @@ struct cuda_libs {
 
 PAPI_INTERNAL extern struct cuda_libs cuda_lib;
 
-/* Load libcupti (its version read) then libcuda.so.1 and cuInit: PAPI_OK, or PAPI_ECMP
- * with one line in reason[len] ("libcupti not found ...", "<path> lacks
- * cuptiRangeProfilerEnable: ...", "no NVIDIA driver: libcuda.so.1 not found ...", "no
- * NVIDIA device: cuInit ..."). *ndevices receives the device count. */
+/* Load libcuda.so.1 and cuInit, then libcupti (its version read): PAPI_OK, or PAPI_ECMP
+ * with one line in reason[len] ("no NVIDIA driver: libcuda.so.1 not found ...", "no NVIDIA
+ * device: cuInit ...", "libcupti not found ...", "<path> lacks cuptiRangeProfilerEnable:
+ * ..."). *ndevices receives the device count. */
 PAPI_INTERNAL int cuda_libs_load(int *ndevices, char *reason, size_t len);
+/* The driver's library and its calls only (no cuInit, no CUPTI): PAPI_OK, or PAPI_ECMP with
+ * "no NVIDIA driver: ..." in reason. cuda_libs_load does it first. */
+PAPI_INTERNAL int cuda_libs_driver(char *reason, size_t len);
 PAPI_INTERNAL void cuda_libs_unload(void);
 /* CUPTI's and the driver's words for a result. */
 PAPI_INTERNAL const char *cuda_cupti_words(CUptiResult r);
