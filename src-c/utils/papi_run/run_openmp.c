@@ -122,7 +122,7 @@ static void set_events(struct run_state *s)
     }
     if (list[0])
         setenv("PAPI_OMPT_EVENTS", list, 0);
-    else if (defaults && !getenv("PAPI_OMPT_EVENTS")) {
+    else if (defaults && !env_get("PAPI_OMPT_EVENTS")) {
         setenv("PAPI_OMPT_EVENTS", "", 1); /* the tool then counts PAPI_EVENTS' only */
         s->omp.counts_off = 1;
     }
