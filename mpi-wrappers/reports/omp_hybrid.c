@@ -22,6 +22,7 @@ static void ask_tool(struct pmpi_omp *o)
     o->regions = sums ? sums(v) : -1;
     if (o->regions >= 0) {
         o->parallel_ns = v[0], o->useful_ns = v[1], o->maxu_team_ns = v[2], o->wall_team_ns = v[3];
+        /* the same call's CPU-time sums (one merge of the tool's tables) */
         int (*cpu)(double *) = (int (*)(double *))ompt_query_lookup("papi_ompt_cpu_sums", NULL);
         o->cpu_known = cpu && cpu(v) == 0;
         if (o->cpu_known)

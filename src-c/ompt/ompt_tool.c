@@ -137,29 +137,32 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
  * regions of team size x the largest useful time, out[3] of team size x wall time (the
  * run efficiencies' sums, src-c/common/pop_factors.h). Called between parallel regions (the
  * threads idle). The regions seen, 0 when none, -1 when the tool is off or out of memory. */
+/* The CPU-time sums of the calling thread's last papi_ompt_sums (one merge of the tables
+ * gives both), for papi_ompt_cpu_sums; cpu_ns 0 where none was counted. */
+static _Thread_local struct pop_omp_cpu_in last_cpu;
+
 __attribute__((visibility("default"))) int papi_ompt_sums(double out[4])
 {
     struct pop_omp_in sums;
-    struct pop_omp_cpu_in cpu;
+    memset(&last_cpu, 0, sizeof last_cpu);
     if (getpid() != tool_pid)
         return -1; /* not started, or a forked child holding its parent's sums */
-    int n = ompt_report_sums(&sums, &cpu);
+    int n = ompt_report_sums(&sums, &last_cpu);
     out[0] = sums.parallel_ns;
     out[1] = sums.useful_ns, out[2] = sums.maxu_team_ns, out[3] = sums.wall_team_ns;
     return n;
 }
 
-/* For the MPI wrapper (mpi-wrappers/reports/omp_hybrid.c): the CPU-time sums (pop_factors.h's
- * pop_omp_cpu_in: CPU time, useful time, team x largest CPU time) of the outermost regions
- * whose task clock was counted per thread: 0, or -1 where none was (or as papi_ompt_sums). A
- * function of its own: a wrapper that knows only papi_ompt_sums still works. */
+/* For the MPI wrapper (mpi-wrappers/reports/omp_hybrid.c), right after papi_ompt_sums on the
+ * same thread: the CPU-time sums (pop_factors.h's pop_omp_cpu_in: CPU time, useful time,
+ * team x largest CPU time) of the outermost regions whose task clock was counted per
+ * thread, taken in that call: 0, or -1 where none was. A function of its own: a wrapper
+ * that knows only papi_ompt_sums still works. */
 __attribute__((visibility("default"))) int papi_ompt_cpu_sums(double out[3])
 {
-    struct pop_omp_in sums;
-    struct pop_omp_cpu_in cpu;
-    if (getpid() != tool_pid || ompt_report_sums(&sums, &cpu) < 0 || cpu.cpu_ns <= 0)
+    if (last_cpu.cpu_ns <= 0)
         return -1;
-    out[0] = cpu.cpu_ns, out[1] = cpu.useful_ns, out[2] = cpu.maxc_team_ns;
+    out[0] = last_cpu.cpu_ns, out[1] = last_cpu.useful_ns, out[2] = last_cpu.maxc_team_ns;
     return 0;
 }
 
