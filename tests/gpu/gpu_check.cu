@@ -11,14 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define CK(x)                                                                            \
-    do {                                                                                 \
-        cudaError_t e_ = (x);                                                            \
-        if (e_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "gpu_check: %s: %s\n", #x, cudaGetErrorString(e_));          \
-            exit(3);                                                                     \
-        }                                                                                \
-    } while (0)
+#define CK_PROGRAM "gpu_check"
+#include "cuda_ck.h"
 
 /* Every thread spins for `cycles` SM clocks: one wave of blocks fills every SM. K only
  * names the kernel (spin_kernel<1>, <2> ...: one kernel row per duration). */

@@ -18,14 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(x)                                                                            \
-    do {                                                                                 \
-        cudaError_t e_ = (x);                                                            \
-        if (e_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "gpu_counters: %s: %s\n", #x, cudaGetErrorString(e_));       \
-            exit(3);                                                                     \
-        }                                                                                \
-    } while (0)
+#define CK_PROGRAM "gpu_counters"
+#include "cuda_ck.h"
 
 __global__ void fma64_kernel(double *out, int iters)
 {
