@@ -21,7 +21,7 @@ wall time. Findings under 2 % of the wall time (and 1 ms) are left out. Root cau
 waits off the path follow those on it: whatever their waits, their bound on the wall
 time is 0, and the evidence says so. Plain Python, pure functions."""
 from .critical_path import START, activity_text, by_activity, per_rank
-from .root_causes import ranks_text
+from .root_causes import ranks_text, site_text
 
 MOST = 5
 #: Wait kinds of point-to-point calls: a compute that causes them delays a chain of ranks.
@@ -51,9 +51,7 @@ def _site(path, key, site_name):
     """The call site of the activity's longest part on the path: FILE:LINE where the log
     names it, else its address; "" none."""
     rank, (site, _before) = path["sites"].get(key, (0, (0, None)))
-    if not site:
-        return ""
-    return (site_name and site_name(rank, site)) or "0x%x" % site
+    return site_text(site_name, rank, site)
 
 
 def _change(key, name, ranks, caused, spent, nranks):
@@ -145,8 +143,7 @@ def _off_path(path, causes, costs, spent, on_path, nranks, wall, least, site_nam
         change, advice, ref = _change(key, name, ranks, caused, by_rank, nranks)
         total, direct, propagated, waiting, _kinds = caused
         mean = sum(by_rank.values()) / nranks
-        named = ((site_name and site and site_name(min(ranks), site))
-                 or ("0x%x" % site if site else ""))
+        named = site_text(site_name, min(ranks), site)
         out.append({"change": change, "advice": advice, "activity": name, "site": named,
                     "ranks": ranks_text(ranks), "thread": 0, "on_path": False, "path_s": 0.0,
                     "wall_s": wall * 1e-9, "mean_s": mean * 1e-9, "reference_s": ref * 1e-9,

@@ -23,7 +23,7 @@ the wall time within it (check()). Plain Python, pure functions."""
 import bisect
 
 from .activities import activity_name, segments
-from .root_causes import ranks_text
+from .root_causes import ranks_text, site_text
 
 #: The activity of a rank's time before its first record, after the first of any rank.
 START = ("start", "", "")
@@ -176,7 +176,7 @@ def rows(result, site_name=None):
         mean = sum(by_rank.values()) / nranks
         imbalance = max(0.0, ns - mean)
         rank, (site, before) = result["sites"].get(key, (0, (0, None)))
-        named = (site_name and site and site_name(rank, site)) or ("0x%x" % site if site else "")
+        named = site_text(site_name, rank, site)
         out.append({"activity": activity_text(key, before), "site": named,
                     "path_ranks": ranks_text(ranks), "path_s": ns * 1e-9, "mean_s": mean * 1e-9,
                     "max_s": max(by_rank.values(), default=0) * 1e-9,

@@ -168,7 +168,7 @@ def rows(result, site_name=None):
                      if k == kind and c == call and r in wranks)
         site, before = result["sites"].get((cr, key)) or (0, None)
         out.append({"cause_rank": cr, "cause": activity_name(key, before),
-                    "cause_site": _site_text(site_name, cr, site),
+                    "cause_site": site_text(site_name, cr, site),
                     "wait_kind": kind, "wait_call": call, "wait_ranks": ranks_text(wranks),
                     "direct_s": d * 1e-9, "propagated_s": p * 1e-9, "total_s": (d + p) * 1e-9,
                     "waited_s": waited * 1e-9})
@@ -176,8 +176,9 @@ def rows(result, site_name=None):
     return out
 
 
-def _site_text(site_name, rank, site):
-    """A cause's call site: its name, else its address in its rank's process; "" none."""
+def site_text(site_name, rank, site):
+    """A call site (a return address in rank's process) as the tables give it: its name
+    (site_name(rank, site): "FILE:LINE"), else its address; "" none."""
     if not site:
         return ""
     return (site_name and site_name(rank, site)) or "0x%x" % site
