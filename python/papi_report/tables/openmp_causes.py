@@ -14,7 +14,9 @@ from ..load.root_causes import ranks_text
 from .openmp import KEY, _frame, _site
 
 NS = 1e9
-#: the share of a region's thread time (team x wall) its waits must reach for a row
+#: the share of a region's thread time (team x wall) its imbalance (the direct cost) must
+#: reach for a row: waits the imbalance does not explain (fork, join and barrier overhead
+#: of a balanced region on a loaded machine) have no thread to blame
 MIN_SHARE = 0.01
 COLUMNS = KEY + ["region", "site", "instances", "team_size", "wait_s", "waiting_threads",
                  "cause_thread", "cause_work_s", "mean_work_s", "direct_s", "residual_s"]
@@ -26,8 +28,8 @@ def _waits(t):
 
 
 def openmp_root_causes(procs):
-    """Per process and parallel region whose threads waited for each other (at least 1 % of
-    its thread time), most wait first: the waits, the threads that waited, the thread that
+    """Per process and parallel region whose threads waited for an imbalance of at least 1 %
+    of its thread time, most wait first: the waits, the threads that waited, the thread that
     caused them (the most work) with its work and the team's mean, the direct cost, and the
     residual the one thread does not explain."""
     rows = []
@@ -36,13 +38,15 @@ def openmp_root_causes(procs):
             th = r["threads"]
             wait = sum(_waits(t) for t in th)
             team = max([s["size"] for s in r["team_sizes"]], default=len(th))
-            if not th or wait <= MIN_SHARE * team * r["wall_ns"]:
+            if not th or wait <= 0:
                 continue
             cause = max(th, key=lambda t: (t["work_ns"], -t["thread"]))
             waiting = [t["thread"] for t in th if t is not cause and _waits(t) > 0]
             if not waiting:  # only the slowest waited (the runtime's own time): no cause
                 continue
             direct = sum(cause["work_ns"] - t["work_ns"] for t in th)
+            if direct <= MIN_SHARE * team * r["wall_ns"]:
+                continue
             rows.append(dict(
                 rank=p["rank"], pid=p["pid"], region=r["name"], site=_site(r),
                 instances=r["instances"], team_size=team, wait_s=wait / NS,
