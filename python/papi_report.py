@@ -252,11 +252,14 @@ def compare_runs(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if (args.merge_trace or args.advise) and "papi_report" not in sys.modules:
-        bare_package()  # the load layer alone: no pandas
+    if not args.compare and "papi_report" not in sys.modules:
+        # The load layer first, without pandas: --check, --merge-trace and --advise need no
+        # more, and the report loads and checks its inputs before it imports pandas and
+        # matplotlib (1 s), so a refused input is said at once.
+        bare_package()
     try:
         from papi_report.load import input_file
-    except ImportError as e:  # the package needs pandas for every command
+    except ImportError as e:
         print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
               file=sys.stderr)
         return 1
@@ -275,16 +278,11 @@ def main(argv=None):
     if args.advise:
         from papi_report.page import advise
         return advise.main(args.advise)
-    try:
-        import papi_report
-        from papi_report.page import html, text
-        from papi_report.load import profile
-        from papi_report.load.deep_json import dump_deep
-        from papi_report.load.inputs import classify
-    except ImportError as e:
-        print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)" % e,
-              file=sys.stderr)
-        return 1
+    from papi_report.load import profile
+    from papi_report.load.check import MalformedInput, ReportError
+    from papi_report.load.deep_json import dump_deep
+    from papi_report.load.inputs import classify
+    from papi_report.load.load import load_gpu_runs, load_mpi, load_ompt, load_regions
     mpi, regions, openmp = args.mpi, args.regions, args.openmp
     for path in args.paths:  # what each path is, by what it holds
         kind = classify(path)
@@ -294,12 +292,12 @@ def main(argv=None):
             from papi_report.load import event_logs, log_delays
             if event_logs.has_logs(path) or event_logs.has_rows(path):
                 try:
-                    text, malformed = event_logs.summary(
+                    summary, malformed = event_logs.summary(
                         path, lambda ranks: log_delays.lines(ranks, args.output))
                 except event_logs.EventLogError as e:
                     print("papi_report: %s" % e, file=sys.stderr)
                     return 2
-                sys.stdout.write(text)
+                sys.stdout.write(summary)
                 for why in malformed:  # those rows left out, the others shown
                     print("papi_report: %s: left out" % why, file=sys.stderr)
                 return 2 if malformed else 0
@@ -330,11 +328,22 @@ def main(argv=None):
                   file=sys.stderr)
             return 1
     try:
-        files = papi_report.load_regions(regions, run=args.run) if regions else None
+        files = load_regions(regions, run=args.run) if regions else None
         profiles = profile.load(profile.find(list(args.paths) + (regions or [])), args.run)
-        gpu = papi_report.load_gpu_runs(regions, files) if regions else None  # papi_run --gpu's
-        t = papi_report.tables(mpi=mpi, regions=files, profiles=profiles, openmp=openmp, gpu=gpu,
-                               peaks={"flops_per_s": args.peak_flops, "bytes_per_s": args.peak_bw})
+        gpu = load_gpu_runs(regions, files) if regions else None  # papi_run --gpu's
+        mpi_doc = load_mpi(mpi) if mpi else None
+        openmp_docs = load_ompt(openmp) if openmp else None
+        try:
+            from papi_report.tables.catalog import tables
+            from papi_report.tables.tables import region_tree_literal
+            from papi_report.page import html, text
+        except ImportError as e:
+            print("papi_report: %s\n(Debian: apt-get install python3-pandas python3-matplotlib)"
+                  % e, file=sys.stderr)
+            return 1
+        t = tables(mpi=mpi_doc, regions=files, profiles=profiles, openmp=openmp_docs, gpu=gpu,
+                   peaks={"flops_per_s": args.peak_flops, "bytes_per_s": args.peak_bw},
+                   mpi_name=mpi)
         failed = []
         sources = [s for s in [mpi] + (regions or []) + (openmp or []) if s]
         written = html.write(t, args.output, args.title, sources, failed)
@@ -349,11 +358,11 @@ def main(argv=None):
                     if w not in written]  # profile_functions.csv: html.write's table too
         if files:
             path = os.path.join(args.output, "regions_hatchet.json")
-            dump_deep(papi_report.region_tree_literal(files, t["region_tree"]), path)  # any depth, whole or none
+            dump_deep(region_tree_literal(files, t["region_tree"]), path)  # any depth, whole or none
             written.append(path)
-    except papi_report.ReportError as e:
+    except ReportError as e:
         print("papi_report: %s" % e, file=sys.stderr)
-        return 2 if isinstance(e, papi_report.MalformedInput) else 1
+        return 2 if isinstance(e, MalformedInput) else 1
     except OSError as e:
         print("papi_report: cannot write %s: %s" % (e.filename or args.output, e.strerror),
               file=sys.stderr)

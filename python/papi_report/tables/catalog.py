@@ -18,7 +18,8 @@ def load(layer="tables"):
             importlib.import_module("..%s.%s" % (lay, name), __package__)
 
 
-def tables(mpi=None, regions=None, peaks=None, profiles=None, openmp=None, gpu=None):
+def tables(mpi=None, regions=None, peaks=None, profiles=None, openmp=None, gpu=None,
+           mpi_name=None):
     """{name: DataFrame} of every table the inputs give (the CSV files papi_report writes).
     mpi: a report file or directory (or a loaded report); regions: a papi_hl_output
     directory or rank files (or load_regions' result); peaks: the machine's peaks for the
@@ -26,13 +27,14 @@ def tables(mpi=None, regions=None, peaks=None, profiles=None, openmp=None, gpu=N
     one run's papi_run --sample documents (profile.load); openmp: the OMPT tool's
     ompt_PID.json files or directories holding them (or load_ompt's result): their
     tables and those papi_run's region files carry give the OpenMP tables; gpu: papi_run
-    --gpu's per-process files (load_gpu_runs' result) give the run_gpu_* tables."""
+    --gpu's per-process files (load_gpu_runs' result) give the run_gpu_* tables; mpi_name:
+    the loaded report's file, for what is said of it."""
     load("tables")
     out, docs = {}, []
     if mpi is not None:
         rep = load_mpi(mpi) if isinstance(mpi, str) else mpi
         out.update({k: f(rep) for k, (src, f) in registry.TABLES.items() if src == "mpi"})
-        docs.append((mpi if isinstance(mpi, str) else "the MPI report", rep))
+        docs.append((mpi if isinstance(mpi, str) else mpi_name or "the MPI report", rep))
     if regions is not None:
         files = _regions_arg(regions)
         # Each instance's path once: the totals and the tree are sums of the instances.
