@@ -111,6 +111,17 @@ static void mode_list(void)
     init_or_die();
     CHECK_EQ_LL(cuda_double_inits(), 0);
     CHECK_EQ_LL(cupti_double_base_metric_calls(), 0);
+    /* nor does a name that cannot be a CUPTI metric (unit__counter): a misspelt CPU event,
+     * which the core asks of cuda too, prefix put back, or cuda's own without the __ */
+    const char *not_metrics[] = {"PAPI_TOT_INSS", "perf::TASK-CLOCKK", "cycles_elapsed",
+                                 "cuda:::sm_cycles_elapsed.avg:device=0",
+                                 "cuda:::smcycles:device=0__x"};
+    for (size_t i = 0; i < sizeof not_metrics / sizeof not_metrics[0]; i++) {
+        int code;
+        CHECK_EQ_LL(PAPI_event_name_to_code(not_metrics[i], &code), PAPI_ENOEVNT);
+    }
+    CHECK_EQ_LL(cuda_double_inits(), 0);
+    CHECK_EQ_LL(cupti_double_base_metric_calls(), 0);
     double t0 = now_s();
     CHECK_EQ_LL(count_events(), NEVENTS);
     double listed = now_s() - t0;

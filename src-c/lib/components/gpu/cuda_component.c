@@ -261,6 +261,13 @@ static int name_to_code(const struct papi_component *self, const char *name, int
     size_t plen = strlen(CUDA_PREFIX);
     if (strncmp(name, CUDA_PREFIX, plen) != 0)
         return PAPI_ENOEVNT;
+    /* Every CUPTI metric is unit__counter: any other name (a CPU event misspelt, which the
+     * core also asks of cuda with its prefix put back) is refused before the devices are
+     * listed, which costs CUPTI's libraries and up to seconds on a GPU node. */
+    const char *colon = strchr(name + plen, ':');
+    const char *dunder = strstr(name + plen, "__");
+    if (!dunder || (colon && dunder > colon))
+        return PAPI_ENOEVNT;
     if (ready() != PAPI_OK)
         return papi_error(PAPI_ENOEVNT, "'%s': component cuda is disabled: %s", name, lazy.reason);
     char head[512], stat[16] = "";
