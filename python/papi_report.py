@@ -45,9 +45,9 @@ for cand in (HERE, os.path.join(HERE, "..", "share", "papi", "python")):
 
 def version_action():
     """--version's action (papi_report.load.compat_version: the release of the libpapi
-    beside this script), the module loaded from its file: the package's __init__ (pandas)
-    is not run, so --version answers without pandas, and nothing is left in sys.modules
-    for the package's import after it (the module imports only the standard library)."""
+    beside this script), the module loaded from its file: the package is not imported
+    while the options are parsed, and nothing is left in sys.modules for the package's
+    import after it (the module imports only the standard library)."""
     import importlib.util
     path = os.path.join(PACKAGE_DIR or HERE, "papi_report", "load", "compat_version.py")
     spec = importlib.util.spec_from_file_location("papi_report.load.compat_version", path)
@@ -57,18 +57,6 @@ def version_action():
     except OSError as e:
         sys.exit("papi_report: papi_report's module is not installed beside %s (%s)" % (HERE, e))
     return module.VersionAction
-
-
-def bare_package():
-    """papi_report in sys.modules as a package whose __init__ is not run (it imports the
-    tables, hence pandas): --merge-trace needs only the load layer and page/trace_merge.py,
-    which import the standard library alone, so it runs without pandas and without the
-    60 MB that importing pandas and numpy costs."""
-    import importlib.machinery
-    import importlib.util
-    spec = importlib.machinery.ModuleSpec("papi_report", None, is_package=True)
-    spec.submodule_search_locations = [os.path.join(PACKAGE_DIR or HERE, "papi_report")]
-    sys.modules["papi_report"] = importlib.util.module_from_spec(spec)
 
 
 def parse_args(argv):
@@ -252,11 +240,9 @@ def compare_runs(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if not args.compare and "papi_report" not in sys.modules:
-        # The load layer first, without pandas: --check, --merge-trace and --advise need no
-        # more, and the report loads and checks its inputs before it imports pandas and
-        # matplotlib (1 s), so a refused input is said at once.
-        bare_package()
+    # The package's load layer needs no pandas (papi_report/__init__.py): --check,
+    # --merge-trace and --advise need no more, and the report loads and checks its inputs
+    # before it imports pandas and matplotlib (a second), so a refused input is said at once.
     try:
         from papi_report.load import input_file
     except ImportError as e:
