@@ -21,6 +21,35 @@ static int created; /* contexts made behind the program's back */
 static __thread CUcontext current;
 static int initialised;
 
+/* Every driver call counted, and the program's kernel launches, for bench/bench_cuda_cost.c:
+ * the cuda component's calls per PAPI operation and per launch. */
+static unsigned long calls, launches;
+
+static void entered(void)
+{
+    __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
+}
+
+EXPORT unsigned long cuda_double_driver_calls(void)
+{
+    return __atomic_load_n(&calls, __ATOMIC_RELAXED);
+}
+
+/* The program launches a kernel in its current context (cuLaunchKernel's place: the
+ * driver's own work is not modelled, so a bench sees only what a tool adds to it). */
+EXPORT CUresult cuda_double_launch_kernel(void)
+{
+    if (!current)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
+    return CUDA_SUCCESS;
+}
+
+EXPORT unsigned long cuda_double_launches(void)
+{
+    return __atomic_load_n(&launches, __ATOMIC_RELAXED);
+}
+
 static const char *env(const char *name, const char *otherwise)
 {
     const char *v = getenv(name);
@@ -57,6 +86,7 @@ EXPORT int cuda_double_inits(void)
 
 EXPORT CUresult cuInit(unsigned int flags)
 {
+    entered();
     __atomic_add_fetch(&inits, 1, __ATOMIC_RELAXED);
     if (flags != 0)
         return 1; /* CUDA_ERROR_INVALID_VALUE */
@@ -68,12 +98,14 @@ EXPORT CUresult cuInit(unsigned int flags)
 
 EXPORT CUresult cuDriverGetVersion(int *version)
 {
+    entered();
     *version = atoi(env("PAPI_TEST_CUDA_DRIVER", "13000"));
     return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetCount(int *count)
 {
+    entered();
     if (!initialised)
         return CUDA_ERROR_NOT_INITIALIZED;
     *count = devices();
@@ -82,6 +114,7 @@ EXPORT CUresult cuDeviceGetCount(int *count)
 
 EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
 {
+    entered();
     if (ordinal < 0 || ordinal >= devices())
         return 101; /* CUDA_ERROR_INVALID_DEVICE */
     *device = ordinal;
@@ -90,18 +123,21 @@ EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
 
 EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice device)
 {
+    entered();
     strncpy(name, device ? "NVIDIA A100" : "NVIDIA H100", (size_t)len);
     return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx)
 {
+    entered();
     *ctx = current;
     return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuCtxGetDevice(CUdevice *device)
 {
+    entered();
     if (!current)
         return CUDA_ERROR_INVALID_CONTEXT;
     *device = (int)((uintptr_t)current - 0x1000);
@@ -110,6 +146,7 @@ EXPORT CUresult cuCtxGetDevice(CUdevice *device)
 
 EXPORT CUresult cuGetErrorName(CUresult error, const char **name)
 {
+    entered();
     *name = error == CUDA_ERROR_NO_DEVICE         ? "CUDA_ERROR_NO_DEVICE"
             : error == CUDA_ERROR_NOT_INITIALIZED ? "CUDA_ERROR_NOT_INITIALIZED"
                                                   : "CUDA_ERROR_UNKNOWN";
@@ -118,6 +155,7 @@ EXPORT CUresult cuGetErrorName(CUresult error, const char **name)
 
 EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned int *flags, int *is_active)
 {
+    entered();
     *flags = 0;
     *is_active = __atomic_load_n(&active[device], __ATOMIC_RELAXED);
     return CUDA_SUCCESS;
@@ -125,6 +163,7 @@ EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned int *flags,
 
 EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice device)
 {
+    entered();
     if (!__atomic_exchange_n(&active[device], 1, __ATOMIC_RELAXED))
         __atomic_add_fetch(&created, 1, __ATOMIC_RELAXED);
     *ctx = ctx_of(device);
@@ -133,6 +172,7 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice device)
 
 EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device)
 {
+    entered();
     (void)device;
     return CUDA_SUCCESS;
 }
@@ -140,6 +180,7 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device)
 /* Made by no caller that keeps to the rules: counted. */
 EXPORT CUresult cuCtxCreate_v4(CUcontext *ctx, void *params, unsigned int flags, CUdevice device)
 {
+    entered();
     (void)params, (void)flags;
     __atomic_add_fetch(&created, 1, __ATOMIC_RELAXED);
     *ctx = ctx_of(device);

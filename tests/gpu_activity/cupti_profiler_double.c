@@ -122,6 +122,20 @@ static void staged(void)
     pthread_once(&staged_once, stage);
 }
 
+/* Every profiler call counted, for bench/bench_cuda_cost.c: the component's calls per
+ * PAPI operation and per kernel launch (none: a user range needs no call per kernel). */
+static unsigned long calls;
+
+static void entered(void)
+{
+    __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
+}
+
+EXPORT unsigned long cupti_double_profiler_calls(void)
+{
+    return __atomic_load_n(&calls, __ATOMIC_RELAXED);
+}
+
 static int device_of(CUcontext ctx)
 {
     return (int)((uintptr_t)ctx - 0x1000);
@@ -132,6 +146,7 @@ static int profiler_initialised;
 
 EXPORT CUptiResult cuptiProfilerInitialize(CUpti_Profiler_Initialize_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Initialize_Params, pPriv))
         return CUPTI_ERROR_INVALID_PARAMETER;
     profiler_initialised++;
@@ -140,6 +155,7 @@ EXPORT CUptiResult cuptiProfilerInitialize(CUpti_Profiler_Initialize_Params *p)
 
 EXPORT CUptiResult cuptiProfilerDeInitialize(CUpti_Profiler_DeInitialize_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_DeInitialize_Params, pPriv))
         return CUPTI_ERROR_INVALID_PARAMETER;
     profiler_initialised--;
@@ -148,6 +164,7 @@ EXPORT CUptiResult cuptiProfilerDeInitialize(CUpti_Profiler_DeInitialize_Params 
 
 EXPORT CUptiResult cuptiDeviceGetChipName(CUpti_Device_GetChipName_Params *p)
 {
+    entered();
     staged();
     if (!SIZE_OK(p, CUpti_Device_GetChipName_Params, pChipName) || p->deviceIndex >= 16 ||
         !st.chip[p->deviceIndex][0])
@@ -159,6 +176,7 @@ EXPORT CUptiResult cuptiDeviceGetChipName(CUpti_Device_GetChipName_Params *p)
 EXPORT CUptiResult
 cuptiProfilerGetCounterAvailability(CUpti_Profiler_GetCounterAvailability_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_GetCounterAvailability_Params, pCounterAvailabilityImage) ||
         !p->ctx)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -184,6 +202,7 @@ struct CUpti_Profiler_Host_Object {
 
 EXPORT CUptiResult cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_Params *p)
 {
+    entered();
     staged();
     if (!SIZE_OK(p, CUpti_Profiler_Host_Initialize_Params, pHostObject) || !p->pChipName ||
         p->profilerType != CUPTI_PROFILER_TYPE_RANGE_PROFILER)
@@ -198,6 +217,7 @@ EXPORT CUptiResult cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_Pa
 
 EXPORT CUptiResult cuptiProfilerHostDeinitialize(CUpti_Profiler_Host_Deinitialize_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_Deinitialize_Params, pHostObject) || !p->pHostObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
     free(p->pHostObject);
@@ -206,6 +226,7 @@ EXPORT CUptiResult cuptiProfilerHostDeinitialize(CUpti_Profiler_Host_Deinitializ
 
 EXPORT CUptiResult cuptiProfilerHostGetBaseMetrics(CUpti_Profiler_Host_GetBaseMetrics_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_GetBaseMetrics_Params, numMetrics) || !p->pHostObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
     base_calls++;
@@ -229,6 +250,7 @@ static const struct staged_metric *base_metric(const char *chip, const char *bas
 
 EXPORT CUptiResult cuptiProfilerHostGetSubMetrics(CUpti_Profiler_Host_GetSubMetrics_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_GetSubMetrics_Params, ppSubMetrics) || !p->pHostObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
     const struct staged_metric *m = base_metric(p->pHostObject->chip, p->pMetricName);
@@ -242,6 +264,7 @@ EXPORT CUptiResult cuptiProfilerHostGetSubMetrics(CUpti_Profiler_Host_GetSubMetr
 EXPORT CUptiResult
 cuptiProfilerHostGetMetricProperties(CUpti_Profiler_Host_GetMetricProperties_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_GetMetricProperties_Params, metricType) || !p->pHostObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
     const struct staged_metric *m = base_metric(p->pHostObject->chip, p->pMetricName);
@@ -272,6 +295,7 @@ static int known(const char *chip, const char *name)
 
 EXPORT CUptiResult cuptiProfilerHostConfigAddMetrics(CUpti_Profiler_Host_ConfigAddMetrics_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_ConfigAddMetrics_Params, numMetrics) || !p->pHostObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
     for (size_t i = 0; i < p->numMetrics; i++) {
@@ -287,6 +311,7 @@ EXPORT CUptiResult cuptiProfilerHostConfigAddMetrics(CUpti_Profiler_Host_ConfigA
 EXPORT CUptiResult
 cuptiProfilerHostGetConfigImageSize(CUpti_Profiler_Host_GetConfigImageSize_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_GetConfigImageSize_Params, configImageSize) ||
         !p->pHostObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -296,6 +321,7 @@ cuptiProfilerHostGetConfigImageSize(CUpti_Profiler_Host_GetConfigImageSize_Param
 
 EXPORT CUptiResult cuptiProfilerHostGetConfigImage(CUpti_Profiler_Host_GetConfigImage_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_GetConfigImage_Params, pConfigImage) || !p->pHostObject ||
         p->configImageSize != strlen(p->pHostObject->config) + 1)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -319,6 +345,7 @@ static int passes_of(const char *config)
 
 EXPORT CUptiResult cuptiProfilerHostGetNumOfPasses(CUpti_Profiler_Host_GetNumOfPasses_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_GetNumOfPasses_Params, numOfPasses) || !p->pConfigImage)
         return CUPTI_ERROR_INVALID_PARAMETER;
     p->numOfPasses = (size_t)passes_of((const char *)p->pConfigImage);
@@ -342,6 +369,7 @@ static double value_of(int device, const char *name, int range)
 EXPORT CUptiResult
 cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_EvaluateToGpuValues_Params, pMetricValues) ||
         !p->pHostObject || p->counterDataImageSize < sizeof(struct counter_data) ||
         p->rangeIndex != 0)
@@ -368,6 +396,7 @@ EXPORT int cupti_double_profilers(void)
 
 EXPORT CUptiResult cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_Enable_Params, pRangeProfilerObject) || !p->ctx ||
         !profiler_initialised)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -382,6 +411,7 @@ EXPORT CUptiResult cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p
 
 EXPORT CUptiResult cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_Disable_Params, pRangeProfilerObject) ||
         !p->pRangeProfilerObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -393,6 +423,7 @@ EXPORT CUptiResult cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params 
 EXPORT CUptiResult
 cuptiRangeProfilerGetCounterDataSize(CUpti_RangeProfiler_GetCounterDataSize_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_GetCounterDataSize_Params, counterDataSize) ||
         !p->pRangeProfilerObject || p->maxNumRangeTreeNodes < p->maxNumOfRanges)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -403,6 +434,7 @@ cuptiRangeProfilerGetCounterDataSize(CUpti_RangeProfiler_GetCounterDataSize_Para
 EXPORT CUptiResult cuptiRangeProfilerCounterDataImageInitialize(
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_CounterDataImage_Initialize_Params, pCounterData) ||
         !p->pRangeProfilerObject || p->counterDataSize != sizeof(struct counter_data))
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -413,6 +445,7 @@ EXPORT CUptiResult cuptiRangeProfilerCounterDataImageInitialize(
 
 EXPORT CUptiResult cuptiRangeProfilerSetConfig(CUpti_RangeProfiler_SetConfig_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_SetConfig_Params, targetNestingLevel) ||
         !p->pRangeProfilerObject || !p->pConfig || !p->pCounterDataImage ||
         p->range != CUPTI_UserRange || p->replayMode != CUPTI_UserReplay)
@@ -424,6 +457,7 @@ EXPORT CUptiResult cuptiRangeProfilerSetConfig(CUpti_RangeProfiler_SetConfig_Par
 
 EXPORT CUptiResult cuptiRangeProfilerStart(CUpti_RangeProfiler_Start_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_Start_Params, pRangeProfilerObject) ||
         !p->pRangeProfilerObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -435,6 +469,7 @@ EXPORT CUptiResult cuptiRangeProfilerStart(CUpti_RangeProfiler_Start_Params *p)
 
 EXPORT CUptiResult cuptiRangeProfilerPushRange(CUpti_RangeProfiler_PushRange_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_PushRange_Params, pRangeName) || !p->pRangeProfilerObject ||
         !p->pRangeName)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -446,6 +481,7 @@ EXPORT CUptiResult cuptiRangeProfilerPushRange(CUpti_RangeProfiler_PushRange_Par
 
 EXPORT CUptiResult cuptiRangeProfilerPopRange(CUpti_RangeProfiler_PopRange_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_PopRange_Params, pRangeProfilerObject) ||
         !p->pRangeProfilerObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -458,6 +494,7 @@ EXPORT CUptiResult cuptiRangeProfilerPopRange(CUpti_RangeProfiler_PopRange_Param
 
 EXPORT CUptiResult cuptiRangeProfilerStop(CUpti_RangeProfiler_Stop_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_Stop_Params, isAllPassSubmitted) ||
         !p->pRangeProfilerObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -473,6 +510,7 @@ EXPORT CUptiResult cuptiRangeProfilerStop(CUpti_RangeProfiler_Stop_Params *p)
 
 EXPORT CUptiResult cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p)
 {
+    entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_DecodeData_Params, numOfRangeDropped) ||
         !p->pRangeProfilerObject || !p->pRangeProfilerObject->data)
         return CUPTI_ERROR_INVALID_PARAMETER;
