@@ -84,9 +84,37 @@ def ncu_verdict(counted, ncu):
     return {"pass": ok, "detail": "; ".join(parts)}
 
 
+def launch_cost_verdict(counted):
+    """What counting adds per kernel launch (gpu_counters' launch_cost, issue 71 item 4): a
+    figure with no threshold yet (no GPU has run it), so it passes when it was measured (the
+    three medians, the set counting and read) and fails naming PAPI's words where not."""
+    c = (counted or {}).get("launch_cost")
+    if c is None:
+        return {"pass": False, "detail": "launch_cost: not in gpu_counters' file"}
+    if c.get("ret") != 0:
+        return {"pass": False, "detail": "launch_cost: not measured (%s, PAPI error %s)" % (
+            c.get("error") or "?", c.get("ret"))}
+    alone, counting, reading = (c.get(k, -1) for k in ("alone_ns", "counting_ns", "reading_ns"))
+    if min(alone, counting, reading) <= 0:
+        return {"pass": False, "detail": "launch_cost: a median is missing: %s" % c}
+    every = c.get("every", 0)
+    out = {"alone_ns": alone, "added_counting_ns": round(counting - alone, 1),
+           "added_reading_ns": round(reading - alone, 1),
+           "read_us": round((reading - counting) * every / 1000.0, 1)}
+    out["pass"] = True
+    out["detail"] = ("%s empty-kernel launches: %.0f ns each alone; %s counting adds %+.0f ns "
+                     "(%+.1f %%); with a PAPI_read every %d launches %+.0f ns a launch (a read "
+                     "%.1f us)" % (c.get("launches"), alone, c.get("event", "a cuda set"),
+                                   out["added_counting_ns"], 100.0 * (counting - alone) / alone,
+                                   every, out["added_reading_ns"], out["read_us"]))
+    return out
+
+
 def all_counter_verdicts(counted, listing, ncu_text):
-    """The verdicts of this part of the check: the cases, the listing, ncu's where present."""
+    """The verdicts of this part of the check: the cases, the listing, what counting costs
+    per launch, ncu's where present."""
     v = {"cuda_" + n: case_verdict(counted, n) for n in CASES}
+    v["cuda_launch_cost"] = launch_cost_verdict(counted)
     v["cuda_listing"] = listing_verdict(*listing)
     n = ncu_verdict(counted, parse_ncu_csv(ncu_text) if ncu_text is not None else None)
     if n is not None:

@@ -9,6 +9,11 @@
  *           dram__bytes_read.sum within 2 % of 1 GiB;
  *   launch  one kernel of 123 blocks of 96 threads: launch__grid_size 123 and
  *           launch__block_size 96, exact.
+ * Then the cost of counting per kernel launch (issue 71 item 4): LAUNCHES empty-kernel
+ * launches with no event set running, with a set of one metric counting, and counting with
+ * a PAPI_read every EVERY launches, in rounds that rotate the three (each round ends
+ * synchronised, its start and stop untimed); the median ns per launch of each and what
+ * counting added ("launch_cost" in the file; no verdict threshold, a figure).
  * Writes OUT.json: per case what was expected, what was read and PAPI's words where a call
  * failed. --plain runs the same kernels without PAPI (for Nsight Compute, which replays
  * them: `ncu --metrics ... gpu_counters --plain`). Exit 3 when CUDA fails. */
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CK_PROGRAM "gpu_counters"
 #include "cuda_ck.h"
@@ -43,6 +49,8 @@ __global__ void launch_kernel(int *out)
 {
     out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
 }
+
+__global__ void empty_kernel(void) {}
 
 static FILE *json;
 static int ncases;
@@ -101,6 +109,84 @@ static void launch_work(void)
     CK(cudaGetLastError());
 }
 
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum { ALONE, COUNTING, READING, NMODES };
+static const int LAUNCH_ROUNDS = 5, LAUNCHES = 10000, EVERY = 100; /* 2000 a round */
+
+/* One round of a mode: ns per launch, from the first launch to the device synchronised after
+ * the last (the work done, as a program waits for it); -1 when PAPI refused. */
+static double launch_round(int mode, int set, int *ret)
+{
+    int n = LAUNCHES / LAUNCH_ROUNDS;
+    long long v[1];
+    if (mode != ALONE && (*ret = PAPI_start(set)) != PAPI_OK)
+        return -1;
+    CK(cudaDeviceSynchronize());
+    long long t0 = now_ns();
+    for (int i = 1; i <= n; i++) {
+        empty_kernel<<<1, 1>>>();
+        if (mode == READING && i % EVERY == 0 && (*ret = PAPI_read(set, v)) != PAPI_OK)
+            break;
+    }
+    CK(cudaDeviceSynchronize());
+    double ns = (double)(now_ns() - t0) / n;
+    CK(cudaGetLastError());
+    if (mode != ALONE) {
+        int r = PAPI_stop(set, v);
+        if (*ret == PAPI_OK)
+            *ret = r;
+    }
+    return *ret == PAPI_OK ? ns : -1;
+}
+
+/* The added time per launch of a cuda event set counting, and reading every EVERY. */
+static void launch_cost(void)
+{
+    const char *ev = "cuda:::sm__cycles_active.sum:device=0";
+    int set = PAPI_NULL, ret = PAPI_create_eventset(&set);
+    const char *failed = NULL;
+    if (ret == PAPI_OK && (ret = PAPI_add_named_event(set, ev)) != PAPI_OK)
+        failed = ev;
+    double ns[NMODES][8];
+    for (int i = 0; i < 20; i++) /* warm-up: the kernel loaded, the launch path hot */
+        empty_kernel<<<1, 1>>>();
+    CK(cudaDeviceSynchronize());
+    for (int r = 0; ret == PAPI_OK && r < LAUNCH_ROUNDS; r++)
+        for (int k = 0; ret == PAPI_OK && k < NMODES; k++) {
+            int mode = (r + k) % NMODES; /* rotated: drift hits each alike */
+            ns[mode][r] = launch_round(mode, set, &ret);
+            if (ret != PAPI_OK)
+                failed = mode == READING ? "PAPI_read" : "PAPI_start/stop";
+        }
+    double med[NMODES] = {-1, -1, -1};
+    for (int m = 0; ret == PAPI_OK && m < NMODES; m++) {
+        qsort(ns[m], LAUNCH_ROUNDS, sizeof ns[m][0], cmp_double);
+        med[m] = ns[m][LAUNCH_ROUNDS / 2];
+    }
+    fprintf(json,
+            ",\n  \"launch_cost\": {\"ret\": %d, \"error\": \"%s%s%s\", \"event\": \"%s\", "
+            "\"launches\": %d, \"rounds\": %d, \"every\": %d, \"alone_ns\": %.1f, "
+            "\"counting_ns\": %.1f, \"reading_ns\": %.1f}",
+            ret, failed ? failed : "", failed ? ": " : "", ret != PAPI_OK ? PAPI_strerror(ret) : "",
+            ev, LAUNCHES, LAUNCH_ROUNDS, EVERY, med[ALONE], med[COUNTING], med[READING]);
+    if (set != PAPI_NULL) {
+        PAPI_cleanup_eventset(set);
+        PAPI_destroy_eventset(&set);
+    }
+}
+
 int main(int argc, char **argv)
 {
     plain = argc == 2 && strcmp(argv[1], "--plain") == 0;
@@ -145,6 +231,7 @@ int main(int argc, char **argv)
                                "cuda:::launch__block_size:device=0"};
     long long launch_want[] = {123, 96};
     count_case("launch", 2, launch_ev, launch_want, launch_work);
+    launch_cost();
     fprintf(json, "\n}\n");
     if (fclose(json) != 0) {
         perror(argv[1]);

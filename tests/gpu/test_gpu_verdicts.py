@@ -54,7 +54,8 @@ def counters():
     listing = (1.4, 0.05, 1830, 1830)
     v = cv.all_counter_verdicts(counted, listing, ncu)
     check(all(x["pass"] for x in v.values()) and sorted(v) == [
-        "cuda_fma", "cuda_launch", "cuda_listing", "cuda_stream", "cuda_vs_ncu"],
+        "cuda_fma", "cuda_launch", "cuda_launch_cost", "cuda_listing", "cuda_stream",
+        "cuda_vs_ncu"],
         "counters: every verdict passes on the recorded run: %s" % {k: x["detail"] for k, x in v.items()})
     check("dram__bytes_read.sum:device=0 1075052544, staged 1073741824 (+- 2 %)" in v["cuda_stream"]["detail"],
           "the stream's detail: %s" % v["cuda_stream"]["detail"])
@@ -90,6 +91,26 @@ def counters():
     v = cv.all_counter_verdicts(None, listing, None)
     check(not v["cuda_fma"]["pass"] and "not in gpu_counters' file" in v["cuda_fma"]["detail"],
           "no file: each case fails, said")
+    launch_cost(counted, listing)
+
+
+def launch_cost(counted, listing):
+    """What counting adds per launch: the recorded figures (hand-made: 4000 ns alone, 4012
+    counting, 4512 reading every 100) give +12 ns and +512 ns and a read of 50 us; a set
+    PAPI refused or a file without the figures fails, said."""
+    v = cv.all_counter_verdicts(counted, listing, None)["cuda_launch_cost"]
+    check(v["pass"] and v["added_counting_ns"] == 12.0 and v["added_reading_ns"] == 512.0 and
+          v["read_us"] == 50.0 and "+12 ns (+0.3 %)" in v["detail"] and
+          "every 100 launches +512 ns a launch (a read 50.0 us)" in v["detail"],
+          "launch cost from the recorded medians: %s" % v)
+    c = copy.deepcopy(counted)
+    c["launch_cost"].update(ret=-1, error="PAPI_start/stop: Invalid argument")
+    v = cv.all_counter_verdicts(c, listing, None)["cuda_launch_cost"]
+    check(not v["pass"] and "PAPI_start/stop: Invalid argument, PAPI error -1" in v["detail"],
+          "launch cost not measured says PAPI's words: %s" % v["detail"])
+    del c["launch_cost"]
+    v = cv.all_counter_verdicts(c, listing, None)["cuda_launch_cost"]
+    check(not v["pass"] and "not in gpu_counters' file" in v["detail"], "no launch cost: said")
 
 
 def host_with_pmu():
