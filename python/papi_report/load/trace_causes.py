@@ -21,13 +21,14 @@ on rank 0's clock, but not alike: a log line's records with the ns per tick meas
 that checkpoint was written (the first ones 10 ms into the run), the trace's with the one
 measured at MPI_Finalize, its offset to rank 0 interpolated over the run (trace_export.c);
 log_delays' timelines take the logs' times minus offset_ns. The two drift apart by tens
-of ppm (20 us over 0.4 s on this project's VM). So each MPI call's slice is found by its
-name and start, the start predicted by the rank's last call found (a drift of at most
-DRIFT), and every time of the timelines put on the merged axis by the rank's calls found
-around it (the difference, trace minus log, interpolated between them): the critical path's
-and the delays' slices lie on the trace's own. The data kept is per call and per wait (a
-few numbers each: the timelines are held for the analysis anyway) and the path's parts;
-the trace itself streams through tag(). The load layer: plain Python."""
+of ppm (20 us over 0.4 s on this project's VM). So each MPI call's and region's B and E
+is matched to its record by rank, name and time, the time predicted by the rank's last
+record found (a drift of at most DRIFT), and every time of the timelines put on the merged
+axis by the rank's records found around it (the difference, trace minus log, interpolated
+between them): the critical path's and the delays' slices lie on the trace's own (a
+region's to the ns). The data kept is per record and per wait (a few numbers each: the
+timelines are held for the analysis anyway) and the path's parts; the trace itself
+streams through tag(). The load layer: plain Python."""
 import bisect
 import os
 
