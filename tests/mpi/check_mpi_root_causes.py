@@ -331,8 +331,8 @@ def path_checks(doc, sl, wall_text):
           "trace: the critical path's slices in time order, none overlapping")
     found = doc["otherData"].get("root_causes", {})
     total = sum(s[3] - s[2] for s in parts) * 1e-6
-    check(abs(total - found.get("critical_path_s", -1)) <= 1e-4 and
-          abs(found.get("critical_path_s", -1) - found.get("wall_s", 0)) <= 0.05 * found.get("wall_s", 0),
+    path_s, wall_s = found.get("critical_path_s", -1), found.get("wall_s", 0)
+    check(abs(total - path_s) <= 1e-4 and abs(path_s - wall_s) <= 0.05 * wall_s,
           f"trace: the critical path's slices {total:.6f} s, otherData {found}")
     extra = [s for s in parts if s[0] == "extra"]
     if not check(len(extra) == 1 and extra[0][4]["args"]["rank"] == 0,
@@ -340,8 +340,8 @@ def path_checks(doc, sl, wall_text):
         return
     region = [s for s in sl.get((0, region_tid(doc)), [])
               if s[0] == "extra" and s[1] == "region"]
-    print(f"trace: extra on the critical path {extra[0][2]:.3f} us + {extra[0][3] - extra[0][2]:.3f}"
-          f" us; the region {region[0][2:4] if region else None}")
+    print(f"trace: extra on the critical path {extra[0][2]:.3f} us + "
+          f"{extra[0][3] - extra[0][2]:.3f} us; the region {region[0][2:4] if region else None}")
     near((extra[0][3] - extra[0][2]) * 1e-6, 0.3, "trace: extra on the critical path",
          (region[0][3] - region[0][2]) * 1e-6 if region else None)
     check(len(region) == 1 and abs(region[0][2] - extra[0][2]) <= 0.002 and
