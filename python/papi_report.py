@@ -144,7 +144,9 @@ def parse_args(argv):
     p.add_argument("--merge-trace", metavar="OUT",
                    help="merge the per-rank JSON traces given as PATHs into OUT (one time axis), "
                         "a new file: an OUT that exists or is one of the PATHs is refused (exit 2, "
-                        "nothing written)")
+                        "nothing written); with the job's event logs beside the traces (or in the "
+                        "directory above), OUT also has the critical path (a process of its "
+                        "own) and each wait linked to its root causes (args and flows)")
     p.add_argument("--max-input", metavar="SIZE", default="4G",
                    help="the largest input file read, e.g. 512M, 8G (default 4G); every input "
                         "must be a regular file (symbolic links followed): a larger file, a "

@@ -18,9 +18,21 @@ against its schema): two_imbalances, rank 3's fft (on the critical path, 0.3 s o
 first, rank 0's io after it, off the path, though its waits (0.5 s) are the larger;
 chain, "shorten rank 0's extra", predicting 0.3 s (10 %), and --compare against the run
 without it, the wall time saved within 10 % of the prediction.
-Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO [--part advice]"""
+--part trace: chain with PAPI_MPI_TRACE=json, its logs kept beside the traces: papi_report
+--merge-trace of the index (and of the ranks' files, the logs in the directory above
+them) has the critical path as a process of its own, through rank 0's extra (its slice
+the region's own, about 0.3 s), its parts adding up to the wall time; each MPI_Recv wait
+of ranks 1-3 caused mostly by rank 0's extra (rank 1's directly, the others' propagated
+alone), a flow from rank 0's delay slice "extra" into the wait's slice, the waits' costs
+in args adding up to mpi_root_causes.csv's (1e-6 s); the
+trace checked against its schema; merged without the logs (another folder), the same
+trace without the additions, the wrapper's papi_mpi_trace.json event for event; with logs
+of another run, said on stderr and the same file byte for byte as without logs.
+Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO [--part advice|trace]"""
 import argparse
 import csv
+import glob
+import json
 import os
 import re
 import shutil
@@ -52,13 +64,14 @@ def staged(got, want, what):
     return check(abs(got - want) <= 0.25 * want, f"{what}: {got:.3f} s, staged {want:.3f} s +- 25 %")
 
 
-def launch(args, mode, scratch):
+def launch(args, mode, scratch, more=None):
     """One mode's run on 4 ranks, its event logs kept, its MPI report removed (the event-log
-    path: a dead job's); its output folder, None when it failed."""
+    path: a dead job's); its output folder, None when it failed. more: more environment."""
     out = os.path.join(scratch, mode)
     os.makedirs(out)
     env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.01",
            "LD_PRELOAD": os.path.abspath(args.keep_log)}
+    env.update(more or {})
     p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) + [args.program, mode])
     if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
         return None
@@ -66,13 +79,13 @@ def launch(args, mode, scratch):
     return out
 
 
-def report(*argv):
-    """papi_report's stdout with argv, its exit status checked."""
+def report(*argv, stderr=False):
+    """papi_report's stdout with argv (and its stderr with stderr), its exit status checked."""
     r = subprocess.run(["/usr/bin/python3", REPORT] + list(argv), capture_output=True,
                        text=True, timeout=120)
     print(r.stdout[-4000:] + r.stderr[-2000:])
     check(r.returncode == 0, f"papi_report {' '.join(argv)}: exit status {r.returncode}")
-    return r.stdout
+    return (r.stdout, r.stderr) if stderr else r.stdout
 
 
 def run(args, mode, scratch):
@@ -250,18 +263,222 @@ def chain(args, scratch):
         near(float(m.group(3)), predicted, "chain: extra's time saved on the critical path")
 
 
+DELAY_TID = 4294967294  # trace_causes.DELAY_TID: the track of a rank's delays
+
+
+def merged(out, *paths):
+    """papi_report --merge-trace OUT PATHS: (the trace, its text, papi_report's stdout and
+    stderr), the trace checked against its schema."""
+    text, err = report("--merge-trace", out, *paths, stderr=True)
+    bad = report_check.check_paths([out])
+    check(not bad, f"{os.path.basename(out)} follows trace_json.schema.json {bad}")
+    with open(out) as f:
+        raw = f.read()
+    return json.loads(raw), raw, text, err
+
+
+def slices(events):
+    """{(pid, tid): [[name, cat, ts, end, B event]]} of the B/E pairs and X events."""
+    out, open_ = {}, {}
+    for e in events:
+        k = (e["pid"], e["tid"])
+        if e["ph"] == "B":
+            open_.setdefault(k, []).append([e["name"], e["cat"], e["ts"], None, e])
+        elif e["ph"] == "E":
+            s = open_[k].pop()
+            s[3] = e["ts"]
+            out.setdefault(k, []).append(s)
+        elif e["ph"] == "X":
+            out.setdefault(k, []).append([e["name"], e["cat"], e["ts"], e["ts"] + e["dur"], e])
+    return out
+
+
+def enclosing(sl, pid, ts, cat):
+    """The innermost slice of cat on pid (any track) holding ts."""
+    found = [s for (p, _t), lst in sl.items() if p == pid for s in lst
+             if s[1] == cat and s[2] <= ts <= s[3]]
+    return min(found, key=lambda s: s[3] - s[2]) if found else None
+
+
+def stripped(doc):
+    """A merged trace without what the event logs added (the critical path's process, the
+    delays' tracks, the flows, the waits' causes, otherData.root_causes)."""
+    events = []
+    for e in doc["traceEvents"]:
+        if e.get("cat") in ("critical_path", "delay", "root_cause") or \
+                e["pid"] == 4 or e["tid"] == DELAY_TID:
+            continue
+        if "causes" in e.get("args", {}):
+            e = dict(e, args={k: v for k, v in e["args"].items()
+                              if k not in ("causes", "others_s") and not k.endswith("_s")})
+            if not e["args"]:
+                del e["args"]
+        events.append(e)
+    other = {k: v for k, v in doc["otherData"].items() if k != "root_causes"}
+    return events, other
+
+
+def path_checks(doc, sl, wall_text):
+    """The critical path's process: through rank 0's extra (the region's own slice, about
+    0.3 s), its parts in time order adding up to the wall time."""
+    names = [e for e in doc["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"
+             and e["args"]["name"] == "critical path"]
+    check(len(names) == 1 and names[0]["pid"] == 4, "trace: a process \"critical path\", pid 4")
+    parts = sl.get((4, 0), [])
+    check(all(s[1] == "critical_path" for s in parts) and len(parts) > 3,
+          f"trace: the critical path's {len(parts)} slices")
+    check(all(a[3] <= b[2] + 0.001 for a, b in zip(parts, parts[1:])),
+          "trace: the critical path's slices in time order, none overlapping")
+    found = doc["otherData"].get("root_causes", {})
+    total = sum(s[3] - s[2] for s in parts) * 1e-6
+    path_s, wall_s = found.get("critical_path_s", -1), found.get("wall_s", 0)
+    check(abs(total - path_s) <= 1e-4 and abs(path_s - wall_s) <= 0.05 * wall_s,
+          f"trace: the critical path's slices {total:.6f} s, otherData {found}")
+    extra = [s for s in parts if s[0] == "extra"]
+    if not check(len(extra) == 1 and extra[0][4]["args"]["rank"] == 0,
+                 "trace: the critical path passes through rank 0's extra once"):
+        return
+    region = [s for s in sl.get((0, region_tid(doc)), [])
+              if s[0] == "extra" and s[1] == "region"]
+    print(f"trace: extra on the critical path {extra[0][2]:.3f} us + "
+          f"{extra[0][3] - extra[0][2]:.3f} us; the region {region[0][2:4] if region else None}")
+    near((extra[0][3] - extra[0][2]) * 1e-6, 0.3, "trace: extra on the critical path",
+         (region[0][3] - region[0][2]) * 1e-6 if region else None)
+    check(len(region) == 1 and abs(region[0][2] - extra[0][2]) <= 0.002 and
+          abs(region[0][3] - extra[0][3]) <= 0.002,
+          "trace: the path's extra is the region's own slice (its times on the trace's axis, 2 ns)"
+          f" {region[0][2:4] if region else None} {extra[0][2:4]}")
+    check(wall_text is not None, "trace: papi_report says what it added")
+
+
+def region_tid(doc):
+    """Rank 0's main thread's track (its process_name's tid)."""
+    return next(e["tid"] for e in doc["traceEvents"] if e["ph"] == "M" and e["pid"] == 0
+                and e["name"] == "process_name")
+
+
+def wait_checks(doc, sl, rows):
+    """The MPI_Recv waits of ranks 1-3: each caused by rank 0's extra, a flow from rank 0's
+    delay slice extra to it; the costs in args adding up to the table's rows."""
+    flows = {}
+    for e in doc["traceEvents"]:
+        if e.get("cat") == "root_cause":
+            flows.setdefault(e["id"], {})[e["ph"]] = e
+    waits = [s for (p, t), lst in sl.items() for s in lst
+             if s[1] == "mpi" and "causes" in s[4].get("args", {})]
+    for r in (1, 2, 3):
+        recv = [s for s in waits if s[4]["pid"] == r and s[0] == "MPI_Recv"]
+        if not check(len(recv) == 1, f"trace: rank {r}'s MPI_Recv wait has causes"):
+            continue
+        args = recv[0][4]["args"]
+        print(f"trace: rank {r}'s MPI_Recv: {json.dumps(args)}")
+        top = args["causes"][0]
+        check(top["cause_rank"] == 0 and top["cause"] == "extra",
+              f"trace: rank {r}'s wait caused by rank 0's extra ({top})")
+        check(top["cause_site"] == "mpi_root_causes.c:%d" % source_line("MPI_Send(&token"),
+              f"trace: its site {top['cause_site']}")
+        # rank 1 waited for rank 0 itself (direct), ranks 2-3 through the waits before them
+        # (propagated); most of each wait is extra's (the rest: the ranks' own work
+        # stretched by a loaded machine)
+        cost, other = (top["direct_s"], top["propagated_s"]) if r == 1 else \
+            (top["propagated_s"], top["direct_s"])
+        check(other == 0 and cost >= 0.5 * args["late_sender_s"],
+              f"trace: rank {r}'s wait {args['late_sender_s']:.3f} s, "
+              f"{'direct' if r == 1 else 'propagated'} cost of extra {cost:.3f} s (the most), "
+              f"{'propagated' if r == 1 else 'direct'} {other} s (none)")
+        f = flows.get(top["flow"], {})
+        if not check("s" in f and "f" in f, f"trace: rank {r}'s flow {top['flow']} has both ends"):
+            continue
+        start = enclosing(sl, 0, f["s"]["ts"], "delay")
+        check(f["s"]["pid"] == 0 and f["s"]["tid"] == DELAY_TID and start is not None and
+              start[0] == "extra", f"trace: rank {r}'s flow starts on rank 0's delay slice extra")
+        check(f["f"]["pid"] == r and f["f"].get("bp") == "e" and
+              recv[0][2] <= f["f"]["ts"] <= recv[0][3] and f["f"]["tid"] == recv[0][4]["tid"],
+              f"trace: rank {r}'s flow ends inside its MPI_Recv slice")
+    # the costs: a row of mpi_root_causes.csv is the sum over its waits' causes
+    checked = 0
+    for row in rows:
+        ranks = set()
+        for run in row["wait_ranks"].split(","):  # "1-3,7"
+            lo, _, hi = run.partition("-")
+            ranks |= set(range(int(lo), int(hi or lo) + 1))
+        mine = [s[4]["args"] for s in waits if s[4]["pid"] in ranks and s[0] == row["wait_call"]
+                and row["wait_kind"] + "_s" in s[4]["args"]]
+        ours = [[c for c in a["causes"] if c["cause_rank"] == int(row["cause_rank"]) and
+                 c["cause"] == row["cause"]] for a in mine]
+        if any(not c and "others_s" in a for c, a in zip(ours, mine)):
+            continue  # past the four causes a wait lists: in its others_s
+        got = [sum(c[0][k] for c in ours if c) for k in ("direct_s", "propagated_s")]
+        check(abs(got[0] - float(row["direct_s"])) <= 1e-6 and
+              abs(got[1] - float(row["propagated_s"])) <= 1e-6,
+              f"trace: the waits' costs of {row['cause']} (rank {row['cause_rank']}) in "
+              f"{row['wait_call']} ({row['wait_ranks']}): {got}, table {row['direct_s']} "
+              f"{row['propagated_s']}")
+        print(f"trace: {row['cause']} (rank {row['cause_rank']}) in {row['wait_call']} "
+              f"({row['wait_ranks']}): direct {got[0]:.9f} s, propagated {got[1]:.9f} s; the "
+              f"table {row['direct_s']}, {row['propagated_s']}")
+        checked += 1
+    check(checked >= 1 and rows and rows[0]["cause"] == "extra",
+          f"trace: {checked} rows of the table checked, extra's first")
+
+
+def trace(args, scratch):
+    out = launch(args, "chain", scratch, {"PAPI_MPI_TRACE": "json"})
+    if out is None:
+        return
+    tables = os.path.join(scratch, "chain_tables")
+    report(out, "-o", tables)
+    rows = table(tables, "mpi_root_causes.csv", "trace")
+    doc, raw, text, _err = merged(os.path.join(scratch, "merged.json"),
+                                  os.path.join(out, "papi_mpi_trace.index.json"))
+    sl = slices(doc["traceEvents"])
+    said = re.search(r"with the critical path \(([0-9.]+) s of the wall time", text)
+    path_checks(doc, sl, said)
+    wait_checks(doc, sl, rows)
+    # the ranks' files: the logs in the directory above them, the same trace
+    files = sorted(glob.glob(os.path.join(out, "papi_mpi_trace.ranks", "rank_*.json")))
+    doc2, _raw, _t, _e = merged(os.path.join(scratch, "merged_files.json"), *files)
+    check(doc2 == doc, "trace: the ranks' files merge as the index, causes and all")
+    # without the logs: the merge as it was, the trace without the additions
+    bare = os.path.join(scratch, "bare")
+    shutil.copytree(out, bare, ignore=shutil.ignore_patterns("*.events.jsonl"))
+    doc3, raw3, text3, _e = merged(os.path.join(scratch, "merged_bare.json"),
+                                   os.path.join(bare, "papi_mpi_trace.index.json"))
+    with open(os.path.join(out, "papi_mpi_trace.json")) as f:
+        check(doc3 == json.load(f), "trace: without event logs the index merges into the "
+              "wrapper's papi_mpi_trace.json, event for event")
+    check("critical path" not in text3 and '"root_causes"' not in raw3,
+          "trace: without event logs nothing is added")
+    check(stripped(doc) == (doc3["traceEvents"], doc3["otherData"]),
+          "trace: with the logs, the same trace plus the additions")
+    # logs of another run: said, the trace merged without them
+    other = os.path.join(scratch, "other_run")
+    shutil.copytree(out, other)
+    for log in glob.glob(os.path.join(other, "*.events.jsonl")):
+        with open(log) as f:
+            text = f.read().replace(doc["otherData"]["run_id"], "1.2-3")
+        with open(log, "w") as f:
+            f.write(text)
+    doc4, raw4, _t, err4 = merged(os.path.join(scratch, "merged_other.json"),
+                                  os.path.join(other, "papi_mpi_trace.index.json"))
+    check(raw4 == raw3 and "of run 1.2-3" in err4,
+          f"trace: logs of another run said ({err4.strip()}) and left out")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--keep-log", required=True)
-    ap.add_argument("--part", choices=("causes", "advice"), default="causes")
+    ap.add_argument("--part", choices=("causes", "advice", "trace"), default="causes")
     args = ap.parse_args()
     scratch = tempfile.mkdtemp(prefix="papi_root_causes_")
     try:
         if args.part == "advice":
             two_imbalances(args, scratch)
             chain(args, scratch)
+        if args.part == "trace":
+            trace(args, scratch)
         for mode, judge in ((("pipeline", pipeline), ("allreduce", allreduce))
                             if args.part == "causes" else ()):
             rows, text, path = run(args, mode, scratch)

@@ -206,6 +206,36 @@ def test_clock_residual():
     expect("clock: a total altered is caught", 0 if cp.check(dict(res, total=res["total"] + S // 100)) else 1, 0)
 
 
+def test_steps():
+    """The path's parts (steps), for the trace's track: in time order, none overlapping,
+    adding up to the total; the pipeline's rank 0 assemble one step of 0.4 s at its region's
+    times; with the clock residual, the parts still in order, the overlap walked twice."""
+    calls, regions = pipeline()
+    res = cp.walk(calls, regions)
+    steps = res["steps"]
+    expect("steps: they add up to the path's total (s)",
+           sum(t1 - t0 for _r, _k, t0, t1, _s in steps) / S, res["total"] / S, 1e-9)
+    expect("steps: in time order, each where the one before it ended",
+           0 if all(a[3] == b[2] for a, b in zip(steps, steps[1:])) else 1, 0)
+    expect("steps: from the first record to the end (s)",
+           (steps[0][2] - res["first"] + steps[-1][3] - res["end"]) / S, 0.0, 1e-9)
+    a = [st for st in steps if st[1] == ("compute", "assemble", "")]
+    b = int(0.01 * S)
+    expect("steps: assemble once, on rank 0, its region's times",
+           0 if [(st[0], st[2], st[3]) for st in a] == [(0, b, b + int(0.4 * S))] else 1, 0)
+    calls = {0: [barrier(0, 10, 1), Call(3 * S // 10, 3 * S // 10 + 100, "MPI_Send", 1,
+                                          ("p2p", 0, 1), 0, None, None)],
+             1: [barrier(0, 10, 1), Call(S // 10, 2 * S // 10, "MPI_Recv", 2, ("p2p", 0, 1),
+                                         S // 10, "late_sender", (0, 1)),
+                 Call(2 * S // 10 + 100, 4 * S // 10, "MPI_Barrier", 3, None, 0, None, None)]}
+    res = cp.walk(calls)
+    steps = res["steps"]
+    expect("steps (clock residual): they add up to the total (s)",
+           sum(t1 - t0 for _r, _k, t0, t1, _s in steps) / S, res["total"] / S, 1e-9)
+    expect("steps (clock residual): each starts at or after the one before it",
+           0 if all(a[2] <= b[2] for a, b in zip(steps, steps[1:])) else 1, 0)
+
+
 def findings(calls, regions):
     path = cp.walk(calls, regions)
     found = advice.findings(path, rc.analyse(calls, regions))
@@ -282,7 +312,8 @@ def test_advice_allreduce():
 
 
 for test in (test_pipeline, test_allreduce, test_two_imbalances, test_start_up,
-             test_overlap, test_clock_residual, test_advice_two_imbalances, test_advice_chain,
+             test_overlap, test_clock_residual, test_steps, test_advice_two_imbalances,
+             test_advice_chain,
              test_advice_allreduce):
     test()
 sys.exit(verdict())

@@ -139,6 +139,41 @@ def test_check_catches():
            0 if rc.check(dict(res, costs=twice)) else 1, 0)
 
 
-for test in (test_pipeline, test_allreduce, test_late_receiver, test_residual, test_check_catches):
+def test_per_wait():
+    """The pipeline's costs split by wait (analyse(per_wait=True), the merged trace's
+    links): rank 1's wait 0.3 s direct, ranks 2 and 3's 0.3 s propagated, each of rank 0's
+    assemble, whose Segment (its region) they name; summed by kind, call and rank they
+    are the costs (1 ns), which the same analysis without per_wait gives too."""
+    calls, regions = pipeline()
+    res = rc.analyse(calls, regions, per_wait=True)
+    plain = rc.analyse(calls, regions)
+    cause = (0, ("compute", "assemble", ""))
+    b = int(0.01 * S)
+    for r, direct, propagated in ((1, 0.3, 0.0), (2, 0.0, 0.3), (3, 0.0, 0.3)):
+        cell = res["by_wait"].get((r, 1), {})
+        d, p, span, _ns = cell.get(cause, (0, 0, None, 0))
+        expect("per wait: rank %d's wait, direct (s)" % r, d / S, direct, 1e-3)
+        expect("per wait: rank %d's wait, propagated (s)" % r, p / S, propagated, 1e-3)
+        expect("per wait: rank %d's wait, at rank 0's assemble" % r,
+               0 if span == (b, b + int(0.4 * S)) else 1, 0)
+    summed = {}
+    for (w, i), cell in res["by_wait"].items():
+        c = calls[w][i]
+        for key, (d, p, _span, _ns) in cell.items():
+            got = summed.setdefault((key, (c.kind, c.name, w)), [0, 0])
+            got[0] += d
+            got[1] += p
+    want = {(key, o): dp for key, cell in res["costs"].items() for o, dp in cell.items()}
+    expect("per wait: the same cells as the costs", 0 if set(summed) == set(want) else 1, 0)
+    expect("per wait: summed, the costs (ns)",
+           max(abs(summed[k][j] - want[k][j]) for k in want for j in (0, 1)), 0, 1)
+    expect("per wait: the costs as without per_wait (ns)",
+           max(abs(plain["costs"][c][o][j] - res["costs"][c][o][j])
+               for c in plain["costs"] for o in plain["costs"][c] for j in (0, 1)), 0, 1)
+    expect("per wait: no by_wait without it", 0 if "by_wait" not in plain else 1, 0)
+
+
+for test in (test_pipeline, test_allreduce, test_late_receiver, test_residual, test_check_catches,
+             test_per_wait):
     test()
 sys.exit(verdict())

@@ -62,12 +62,13 @@ def walk(calls, regions=None):
     name)]}): {"path": {(rank, key): ns}, "sites": {key: (rank, (site, call name)) of its
     longest part on the path}, "total": ns on the path, "end": ns the path ends (the last
     rank's end), "start": ns it starts, "first": ns of the earliest record of any rank,
-    "residual": ns of clock overlap, "segs": {rank: Segments}}."""
+    "residual": ns of clock overlap, "segs": {rank: Segments}, "steps": [(rank, key, t0, t1,
+    (site, call name))] the path's parts in time order (the trace's track of it)}."""
     regions = regions or {}
     segs = {r: segments(cs, regions.get(r, [])) for r, cs in calls.items()}
     segs = {r: s for r, s in segs.items() if s}
     out = {"path": {}, "sites": {}, "total": 0, "end": 0, "start": 0, "first": 0,
-           "residual": 0, "segs": segs}
+           "residual": 0, "segs": segs, "steps": []}
     if not segs:
         return out
     starts = {r: [g.t0 for g in s] for r, s in segs.items()}
@@ -75,9 +76,11 @@ def walk(calls, regions=None):
     keys = {r: _call_keys(s) for r, s in segs.items()}
     longest = {}
 
-    def add(r, key, ns, site):
+    def add(r, key, t0, t1, site):
+        ns = t1 - t0
         if ns <= 0:
             return
+        out["steps"].append((r, key, t0, t1, site))
         out["path"][(r, key)] = out["path"].get((r, key), 0) + ns
         out["total"] += ns
         if ns > longest.get(key, 0):
@@ -102,19 +105,20 @@ def walk(calls, regions=None):
             # from the point waited for: the wait's end, within the record waited for
             target = min(max(upto, rec.t0), rec.t1)
             if upto > target:  # the record ended before the wait did: the transfer
-                add(r, keys[r].get(g.call, ("mpi", c.name, "")), upto - target, g.site)
+                add(r, keys[r].get(g.call, ("mpi", c.name, "")), target, upto, g.site)
             out["residual"] += target - upto if target > upto else 0
             r, t = cr, target
             n = _before(segs[r], firsts[r], starts[r], ci, target)
             continue
         key = g.key if g.key is not None else ("wait", c.name if c else "", "")
-        add(r, key, upto - g.t0, g.site)
+        add(r, key, g.t0, upto, g.site)
         t = g.t0
         n -= 1
     out["start"] = t
     # the ranks that logged earlier waited, in effect, for this one's start (MPI_Init and
     # the launch are no records): its late start is on the path, so the path spans the run
-    add(r, START, t - out["first"], (0, None))
+    add(r, START, out["first"], t, (0, None))
+    out["steps"].reverse()  # walked backward
     return out
 
 

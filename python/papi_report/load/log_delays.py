@@ -97,7 +97,7 @@ def timelines(ranks):
     return calls, regions
 
 
-def _site_names(ranks):
+def site_names(ranks):
     """site_name(rank, site) of Logs: a return address in its own rank's process, named as
     its log names it (None where it does not)."""
     def site_name(rank, site):
@@ -110,7 +110,7 @@ def lines(ranks, directory):
     the table written as DIRECTORY/mpi_root_causes.csv (-o) when it has rows."""
     calls, regions = timelines(ranks)
     result = root_causes.analyse(calls, regions)
-    site_name = _site_names(ranks)
+    site_name = site_names(ranks)
     rows = root_causes.rows(result, site_name)
     out = text(result, rows)
     if rows:
@@ -128,7 +128,7 @@ def advise(ranks):
     """(advice.findings', the critical path) of Logs: what to fix first."""
     calls, regions = timelines(ranks)
     path = critical_path.walk(calls, regions)
-    found = advice.findings(path, root_causes.analyse(calls, regions), _site_names(ranks))
+    found = advice.findings(path, root_causes.analyse(calls, regions), site_names(ranks))
     return found, path
 
 

@@ -20,7 +20,9 @@ The replay runs backward in time: a wait gets what later waits passed to it befo
 own (and that) is spread, the part reaching an activity counted as propagated cost. Every
 ns of waiting ends at an activity or in the residual (no cause, no delay in the interval,
 or passed to an earlier-processed wait by clocks that disagree): direct + propagated +
-residual = the waits (check()). Plain Python, pure functions over the records given."""
+residual = the waits (check()). Asked per wait (analyse(per_wait=True): the trace's links,
+papi_report --merge-trace), each wait's own costs are kept too, with where on the delaying
+rank its largest share landed. Plain Python, pure functions over the records given."""
 import bisect
 
 from .activities import activity_name, segments
@@ -28,8 +30,9 @@ from .activities import activity_name, segments
 
 def _in_interval(segs, starts, s, e):
     """({activity: ns}, {waiting call index: ns}, {activity: (site, call name) of its
-    longest part}) of segs within [s, e]."""
-    time, waits, sites, longest = {}, {}, {}, {}
+    longest part}, {activity: (t0, t1) of the Segment that part is of}) of segs within
+    [s, e]."""
+    time, waits, sites, longest, spans = {}, {}, {}, {}, {}
     for n in range(max(0, bisect.bisect_right(starts, s) - 1), len(segs)):
         g = segs[n]
         if g.t0 >= e:
@@ -43,7 +46,8 @@ def _in_interval(segs, starts, s, e):
             time[g.key] = time.get(g.key, 0) + d
             if d > longest.get(g.key, 0):
                 longest[g.key], sites[g.key] = d, g.site
-    return time, waits, sites
+                spans[g.key] = (g.t0, g.t1)
+    return time, waits, sites, spans
 
 
 def sync_index(calls):
@@ -64,11 +68,16 @@ def interval(calls, met, w, b, c, ci):
     return (calls[w][0].t0, calls[w][b].t0), (calls[c][0].t0, calls[c][ci].t0)
 
 
-def analyse(calls, regions=None):
+def analyse(calls, regions=None, per_wait=False):
     """The root causes of the waits of calls ({rank: [Call] in time order}; regions: {rank:
     [(t, +1/-1, name)]}): {"costs": {(cause rank, activity key): {(wait kind, wait call,
     waiting rank): [direct ns, propagated ns]}}, "sites": {(rank, key): (site, call)}, "waits": ns
-    of waiting, "residual": ns not explained, "waits_by": {(kind, call, rank): ns}}."""
+    of waiting, "residual": ns not explained, "waits_by": {(kind, call, rank): ns}}; with
+    per_wait also "by_wait": {(waiting rank, call index): {(cause rank, activity key):
+    [direct ns, propagated ns, (t0, t1) of the cause's Segment where most of it landed, ns
+    that landed there]}}: the costs split by the wait whose time they are (summed over a rank's
+    waits of one kind and call, the costs' cells). A wait's time passed on through other
+    waits is then followed wait by wait: more work than by kind, call and rank."""
     regions = regions or {}
     segs = {r: segments(cs, regions.get(r, [])) for r, cs in calls.items()}
     starts = {r: [g.t0 for g in s] for r, s in segs.items()}
@@ -76,14 +85,16 @@ def analyse(calls, regions=None):
     order = [(c.t0 + c.wait, r, i) for r, cs in calls.items() for i, c in enumerate(cs)
              if c.wait > 0]
     order.sort(reverse=True)  # backward replay: a wait after those it passes cost to
-    inbox = {}  # (rank, call) -> {(kind, call, rank): ns passed to it}
+    inbox = {}  # (rank, call) -> {origin (kind, call, rank[, call index]): ns passed to it}
     done = set()
     out = {"costs": {}, "sites": {}, "waits": 0, "residual": 0, "waits_by": {}}
+    if per_wait:
+        out["by_wait"] = {}
     for _end, w, b in order:
         c = calls[w][b]
-        origin = (c.kind, c.name, w)
+        origin = (c.kind, c.name, w, b) if per_wait else (c.kind, c.name, w)
         out["waits"] += c.wait
-        out["waits_by"][origin] = out["waits_by"].get(origin, 0) + c.wait
+        out["waits_by"][origin[:3]] = out["waits_by"].get(origin[:3], 0) + c.wait
         # what this wait spreads: its own (direct where it lands) and what it was passed
         flow = {(origin, True): c.wait}
         for o, ns in inbox.pop((w, b), {}).items():
@@ -95,8 +106,8 @@ def analyse(calls, regions=None):
             continue
         cr, ci = c.cause
         (ws, we), (cs, ce) = interval(calls, met[cr], w, b, cr, ci)
-        mine, _, _ = _in_interval(segs[w], starts[w], ws, we)
-        theirs, waits, sites = _in_interval(segs[cr], starts[cr], cs, ce)
+        mine = _in_interval(segs[w], starts[w], ws, we)[0]
+        theirs, waits, sites, spans = _in_interval(segs[cr], starts[cr], cs, ce)
         excess = {k: t - mine.get(k, 0) for k, t in theirs.items() if t > mine.get(k, 0)}
         delay = sum(excess.values()) + sum(waits.values())
         if delay <= 0:
@@ -106,8 +117,10 @@ def analyse(calls, regions=None):
             cell = out["costs"].setdefault((cr, key), {})
             out["sites"].setdefault((cr, key), sites[key])
             for (o, direct), ns in flow.items():
-                dp = cell.setdefault(o, [0, 0])
+                dp = cell.setdefault(o[:3], [0, 0])
                 dp[0 if direct else 1] += ns * x / delay
+                if per_wait:
+                    _by_wait(out, o, direct, (cr, key), ns * x / delay, spans[key])
         for v, x in waits.items():  # the cause's own waits: passed back to their causes
             if (cr, v) in done:  # clocks that disagree put it later: not passed twice
                 out["residual"] += total * x / delay
@@ -118,6 +131,18 @@ def analyse(calls, regions=None):
     for box in inbox.values():  # passed to a call that waited for nothing: cannot happen
         out["residual"] += sum(box.values())
     return out
+
+
+def _by_wait(out, origin, direct, cause, ns, span):
+    """ns of wait origin's (kind, call, rank, call index) time landed at cause (rank,
+    activity key) in span: analyse's by_wait."""
+    cell = out["by_wait"].setdefault((origin[2], origin[3]), {})
+    got = cell.get(cause)
+    if got is None:
+        got = cell[cause] = [0, 0, span, 0]
+    got[0 if direct else 1] += ns
+    if ns > got[3]:
+        got[2], got[3] = span, ns
 
 
 def check(result, tolerance=1e-6):

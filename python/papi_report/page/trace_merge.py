@@ -6,7 +6,11 @@ are computed alike on both ends (src-c/common/trace_json.c). Each file is read t
 event at a time (checked, then written): memory independent of the number of events. An
 MPI job's index, papi_mpi_trace.index.json, names its ranks' files (trace_index.py): they
 are merged so too. A directory of a job that died before MPI_Finalize gives the trace of
-its ranks' event logs (event_logs.py). OUT is
+its ranks' event logs (event_logs.py). A finished job's traces whose event logs lie beside
+them (or in the directory above: papi_mpi_trace.ranks/) also get the job's critical path
+and each wait linked to its root causes (trace_causes.py: the per-wait data held, the
+events still streamed; every rank's calls held for the analysis, as --advise holds
+them); without logs the merged file is what it always was. OUT is
 always a new file: never one of the inputs (`--merge-trace trace_rank_*.json`, whose glob
 made rank 0's trace OUT) and never a file that exists. Plain Python, no pandas."""
 import errno
@@ -14,7 +18,7 @@ import json
 import os
 import tempfile
 
-from ..load import event_logs, trace_file, trace_index
+from ..load import event_logs, trace_causes, trace_file, trace_index
 from ..load import progress
 
 
@@ -32,11 +36,12 @@ def scan(path):
 
 
 class Merged:
-    """The merged trace: other (its otherData), count (its events) and events() (an
-    iterator: each file read again, one event at a time, its times shifted)."""
+    """The merged trace: other (its otherData), count (its events: at most that many, the
+    writer says how many it wrote) and events() (an iterator: each file read again, one
+    event at a time, its times shifted)."""
 
-    def __init__(self, other, count, events):
-        self.other, self.count, self.events = other, count, events
+    def __init__(self, other, count, events, said=()):
+        self.other, self.count, self.events, self.said = other, count, events, said
 
 
 def merge(paths, notes=None):
@@ -58,6 +63,9 @@ def merge(paths, notes=None):
     scanned = _scan_all(paths, index)
     base = min(o["base_ns"] for o, _n in scanned)
     other = _joined_other(base, scanned) if index is None else trace_index.other_data(index)
+    said = []
+    causes = _causes(paths, base, other, said)
+    tag = causes.tag if causes is not None else None
 
     def events():
         for p, (o, _n) in zip(paths, scanned):
@@ -65,8 +73,26 @@ def merge(paths, notes=None):
             for e in trace_file.events(p):
                 if "ts" in e and shift_us:
                     e = dict(e, ts=round(e["ts"] + shift_us, 3))
-                yield e
-    return Merged(other, sum(n for _o, n in scanned), _checked(events()))
+                yield tag(e) if tag else e
+        if causes is not None:
+            yield from causes.extra()
+            other["root_causes"] = causes.summary()  # written after the events
+    count = sum(n for _o, n in scanned) + (causes.count() if causes is not None else 0)
+    return Merged(other, count, _checked(events()), said)
+
+
+def _causes(paths, base, other, said):
+    """trace_causes.Causes of the job's event logs beside the traces, or None: none there,
+    or logs that cannot be used (why said: a line in said, the trace merged without them;
+    a torn last line of a log is said too, the analysis made without it)."""
+    torn = []
+    try:
+        causes = trace_causes.load(paths, base, other["ranks"], other.get("run_id"), torn)
+    except (trace_causes.TraceCausesError, event_logs.EventLogError) as e:
+        said.append("%s: the trace has no critical path and no root causes" % e)
+        return None
+    said += ["%s: left out of the root causes" % why for why in torn]
+    return causes
 
 
 def _joined_other(base, scanned):
@@ -127,7 +153,7 @@ def refuse_out(out, paths):
 
 def write(merged, out):
     """Written under a temporary name, event by event, then linked into place: a file that
-    appeared at OUT meanwhile is kept (FileExistsError)."""
+    appeared at OUT meanwhile is kept (FileExistsError). The number of events written."""
     d = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(prefix=".trace.", dir=d)
     try:
@@ -154,6 +180,7 @@ def write(merged, out):
     finally:
         if os.path.lexists(tmp):
             os.unlink(tmp)
+    return n
 
 
 def main(out, paths):
@@ -169,7 +196,7 @@ def main(out, paths):
     try:
         try:
             merged = merge(paths, notes)
-            write(merged, out)
+            written = write(merged, out)
         finally:
             progress.clear()  # an error is said on a line of its own
     except TraceMergeError as e:
@@ -182,7 +209,15 @@ def main(out, paths):
         print("papi_report: cannot write %s: %s" % (out, e.strerror), file=sys.stderr)
         return 1
     print("papi_report: wrote %s (%d ranks, %d events)" % (out, merged.other["ranks"],
-                                                            merged.count))
+                                                            written))
+    found = merged.other.get("root_causes")
+    if found:
+        print("papi_report: with the critical path (%.6f s of the wall time %.6f s) and %d "
+              "waits linked to their root causes, from the event logs in %s"
+              % (found["critical_path_s"], found["wall_s"], found["waits_linked"],
+                 found["event_logs"]))
+    for line in merged.said:
+        print("papi_report: %s" % line, file=sys.stderr)
     for r in merged.other.get("unfinished", []):
         print(event_logs.unfinished_line(r))
     for note in notes:
