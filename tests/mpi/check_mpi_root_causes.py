@@ -7,6 +7,8 @@ MPI_Finalize by keep_event_log.so with checkpoints every 10 ms:
   waits the logs give);
 - allreduce (4 ranks): the MPI_Allreduce waits (0.3, 0.2, 0.1 s) are all caused by rank
   3, their costs adding to their waiting time.
+- waitall (4 ranks): rank 3's one MPI_Waitall of three receives waits 0.25 s (once, though
+  the log has a record per request), caused by rank 2's assemble, direct.
 Every run: the conservation line (explained + residual = waiting), a banner, and
 mpi_root_causes.csv checked against schema/csv_tables.schema.json; the top cause's site
 named FILE:LINE (the logs' "sites"), in the CSV and the banner, not as an address.
@@ -188,6 +190,20 @@ def allreduce(rows, out, path):
     near(by3, waited, "allreduce: rank 3's costs add up to the waits")
     near(sum(float(r["direct_s"]) for r in ar if r["cause_rank"] == "3"), 0.6,
          "allreduce: rank 3's direct cost", waited)
+
+
+def waitall(rows, out, path):
+    wa = [r for r in rows if r["wait_call"] == "MPI_Waitall"]
+    if not check(bool(wa), "waitall: root causes of the MPI_Waitall wait"):
+        return
+    top = wa[0]
+    check(top["wait_ranks"] == "3" and top["cause_rank"] == "2" and top["cause"] == "assemble",
+          f"waitall: rank 3's wait caused by rank 2's assemble ({top['wait_ranks']}: "
+          f"{top['cause_rank']} {top['cause']})")
+    waited = float(top["waited_s"])
+    staged(waited, 0.25, "waitall: rank 3's MPI_Waitall wait, once (not per request)")
+    near(float(top["direct_s"]), 0.25, "waitall: direct cost", waited)
+    near(sum(float(r["total_s"]) for r in wa), waited, "waitall: the costs add up to the wait")
 
 
 def advise(args, mode, scratch):
@@ -479,7 +495,7 @@ def main():
             chain(args, scratch)
         if args.part == "trace":
             trace(args, scratch)
-        for mode, judge in ((("pipeline", pipeline), ("allreduce", allreduce))
+        for mode, judge in ((("pipeline", pipeline), ("allreduce", allreduce), ("waitall", waitall))
                             if args.part == "causes" else ()):
             rows, text, path = run(args, mode, scratch)
             judge(rows, text, path)

@@ -13,6 +13,9 @@
  *   chain, chain_without_extra (4 ranks, --advise and --compare): every rank works 50 ms
  *     in "assemble", rank 0 then 300 ms in "extra" (chain only) before the pipeline
  *     0 -> 1 -> 2 -> 3: removing extra saves 300 ms of the wall time.
+ *   waitall (4 ranks): rank k < 3 works (k+1) x 100 ms then sends to rank 3, which works
+ *     50 ms and receives all three in one MPI_Waitall: one wait of 250 ms (the log has a
+ *     record per request), caused by rank 2's work, direct.
  * A final barrier, then MPI_Finalize. */
 #include <mpi.h>
 #include <stdio.h>
@@ -81,6 +84,23 @@ static void two_imbalances(int rank)
     }
 }
 
+static void waitall(int rank, int size)
+{
+    int token = rank, got[3] = {0, 0, 0};
+    if (rank < 3) {
+        work(0.1 * (rank + 1));
+        MPI_Send(&token, 1, MPI_INT, 3, 9, MPI_COMM_WORLD);
+    } else if (rank == 3) {
+        MPI_Request req[3];
+        MPI_Status st[3];
+        work(0.05);
+        for (int k = 0; k < 3; k++)
+            MPI_Irecv(&got[k], 1, MPI_INT, k, 9, MPI_COMM_WORLD, &req[k]);
+        MPI_Waitall(3, req, st);
+    }
+    (void)size;
+}
+
 static void allreduce(int rank)
 {
     double in = rank, out = 0;
@@ -102,6 +122,8 @@ int main(int argc, char **argv)
         allreduce(rank);
     else if (strcmp(mode, "two_imbalances") == 0)
         two_imbalances(rank);
+    else if (strcmp(mode, "waitall") == 0)
+        waitall(rank, size);
     else if (strncmp(mode, "chain", 5) == 0)
         chain(rank, size, strcmp(mode, "chain") == 0);
     else if (rank == 0)

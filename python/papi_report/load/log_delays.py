@@ -64,6 +64,20 @@ def _rank_calls(rank, r, spill):
             regions.append((rec[2] - off, 1 if kind == REGION_ENTER else -1, rec[1]))
             continue
         w, k, s = 0, None, None
+        t0, t1 = rec[2] - off, rec[3] - off
+        if kind == WAIT and calls and (calls[-1].t0, calls[-1].t1, calls[-1].name) == (t0, t1, rec[1]):
+            # One record per request an MPI_Waitall (Waitsome ...) completed: one call on
+            # the timeline, waiting for its latest request (else its time counts N times).
+            last = len(calls) - 1
+            index[j] = last
+            if wait[j] > calls[last].wait:
+                calls[last] = calls[last]._replace(
+                    sync=sync.get(j), wait=wait[j], kind=_kind_name(event_logs.KINDS[wkind[j]]))
+                causes.pop(last, None)
+                if cause_rank[j] >= 0:
+                    causes[last] = (cause_rank[j], cause[j])
+            j += 1
+            continue
         if kind in _COMM:
             index[j] = len(calls)
             s = sync.get(j)
@@ -72,7 +86,7 @@ def _rank_calls(rank, r, spill):
                 if cause_rank[j] >= 0:
                     causes[len(calls)] = (cause_rank[j], cause[j])
             j += 1
-        calls.append(activities.Call(rec[2] - off, rec[3] - off, rec[1], rec[9], s, w, k, None))
+        calls.append(activities.Call(t0, t1, rec[1], rec[9], s, w, k, None))
     return calls, regions, index, causes
 
 
