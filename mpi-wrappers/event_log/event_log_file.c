@@ -1,5 +1,6 @@
 /* event_log_file.c: the event log appended to papi_mpi_rank<N>.events.jsonl at
- * checkpoints and on the exit path of a dying rank (event_log_file.h).
+ * checkpoints, on the exit path of a dying rank and, kept, at MPI_Finalize
+ * (event_log_file.h).
  *
  * Each append is one or more lines, each written with one write(2) on an O_APPEND
  * descriptor: a rank killed mid-write (SIGKILL) leaves at most one torn last line, which
@@ -12,10 +13,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "event_log.h"
 #include "event_log_file.h"
 #include "output_file.h"
@@ -217,17 +220,41 @@ out:
     return rc;
 }
 
-int pmpi_log_file_made(void)
+/* PAPI_MPI_KEEP_EVENT_LOG: 1 keeps the log past MPI_Finalize, 0 or unset removes it;
+ * anything else is said (by rank 0) and removes it. */
+static int keep_wanted(void)
 {
-    return atomic_load(&made);
+    const char *v = env_get("PAPI_MPI_KEEP_EVENT_LOG");
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return 0;
+    if (strcmp(v, "1") == 0)
+        return 1;
+    if (pmpi_id()->rank == 0)
+        fprintf(stderr,
+                "papi_mpi: PAPI_MPI_KEEP_EVENT_LOG=%s: expected 0 or 1; the event "
+                "logs removed at MPI_Finalize\n",
+                v);
+    return 0;
 }
 
-void pmpi_log_file_finished(int dir)
+void pmpi_log_file_finished(int (*open_dir)(void))
 {
+    int keep = keep_wanted(); /* a bad value said even where no log was made */
+    if (keep && pmpi_log.ev) {
+        pmpi_log_file_append(open_dir(), "MPI_Finalize", 1, 0);
+        if (fd >= 0) {
+            close(fd);
+            fd = -1;
+        }
+        return;
+    }
     if (fd >= 0) {
         close(fd);
         fd = -1;
     }
-    if (dir >= 0 && atomic_exchange(&made, 0))
-        unlinkat(dir, file_name, 0);
+    if (atomic_load(&made)) {
+        int dir = open_dir();
+        if (dir >= 0 && atomic_exchange(&made, 0))
+            unlinkat(dir, file_name, 0);
+    }
 }

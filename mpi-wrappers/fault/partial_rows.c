@@ -338,7 +338,7 @@ void pmpi_partial_finished(void)
         unlinkat(dir, pmpi_fault.checkpoint_name, 0);
         unlinkat(dir, pmpi_fault.checkpoint_prev_name, 0);
     }
-    pmpi_log_file_finished(pmpi_log_file_made() ? outdir() : -1);
+    pmpi_log_file_finished(outdir);
 }
 
 static void at_exit(void)

@@ -20,7 +20,9 @@ against its schema): two_imbalances, rank 3's fft (on the critical path, 0.3 s o
 first, rank 0's io after it, off the path, though its waits (0.5 s) are the larger;
 chain, "shorten rank 0's extra", predicting 0.3 s (10 %), and --compare against the run
 without it, the wall time saved within 10 % of the prediction.
---part trace: chain with PAPI_MPI_TRACE=json, its logs kept beside the traces: papi_report
+--part trace: chain with PAPI_MPI_TRACE=json, its logs kept beside the traces by the wrapper
+(PAPI_MPI_KEEP_EVENT_LOG=1, no checkpoint: a finished job's, each rank's last line's
+reason MPI_Finalize): papi_report
 --merge-trace of the index (and of the ranks' files, the logs in the directory above
 them) has the critical path as a process of its own, through rank 0's extra (its slice
 the region's own, about 0.3 s), its parts adding up to the wall time; each MPI_Recv wait
@@ -66,17 +68,29 @@ def staged(got, want, what):
     return check(abs(got - want) <= 0.25 * want, f"{what}: {got:.3f} s, staged {want:.3f} s +- 25 %")
 
 
-def launch(args, mode, scratch, more=None):
+def launch(args, mode, scratch, more=None, finished=False):
     """One mode's run on 4 ranks, its event logs kept, its MPI report removed (the event-log
-    path: a dead job's); its output folder, None when it failed. more: more environment."""
+    path: a dead job's); its output folder, None when it failed. more: more environment.
+    finished: the logs kept by the wrapper itself (PAPI_MPI_KEEP_EVENT_LOG=1: no
+    checkpoint, no shim), each rank's last line's reason checked "MPI_Finalize"."""
     out = os.path.join(scratch, mode)
     os.makedirs(out)
-    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CHECKPOINT": "0.01",
-           "LD_PRELOAD": os.path.abspath(args.keep_log)}
+    env = {"PAPI_MPI_OUTPUT_DIR": out}
+    env.update({"PAPI_MPI_KEEP_EVENT_LOG": "1"} if finished else
+               {"PAPI_MPI_CHECKPOINT": "0.01", "LD_PRELOAD": os.path.abspath(args.keep_log)})
     env.update(more or {})
     p = run_cmd([args.mpirun, "-np", "4"] + rank_env(args.mpirun, env) + [args.program, mode])
     if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
         return None
+    if finished:
+        for r in range(4):
+            log = os.path.join(out, "papi_mpi_rank%d.events.jsonl" % r)
+            last = None
+            if os.path.exists(log):
+                with open(log, encoding="utf-8") as f:
+                    last = json.loads(f.read().splitlines()[-1]).get("reason")
+            check(last == "MPI_Finalize",
+                  f"{mode}: rank {r}'s event log kept past MPI_Finalize, its last line's reason {last}")
     os.remove(os.path.join(out, "papi_mpi_report.json"))
     return out
 
@@ -439,7 +453,7 @@ def wait_checks(doc, sl, rows):
 
 
 def trace(args, scratch):
-    out = launch(args, "chain", scratch, {"PAPI_MPI_TRACE": "json"})
+    out = launch(args, "chain", scratch, {"PAPI_MPI_TRACE": "json"}, finished=True)
     if out is None:
         return
     tables = os.path.join(scratch, "chain_tables")

@@ -25,7 +25,8 @@ from mpi_check import check, launch_args, rank_env, run_cmd, verdict
 BAD = {"PAPI_MPI_CALLSITES": "2", "PAPI_MPI_TOP": "-1", "PAPI_MPI_CHECKPOINT": "garbage",
        "PAPI_MPI_EVENTS": "X" * 70, "PAPI_MPI_REPORT_WINDOW": "0",
        "PAPI_MPI_REPORT_PIECE": "1", "PAPI_MPI_WAITS": "2", "PAPI_MPI_LOG_RECORDS": "0",
-       "PAPI_MPI_CLOCK_PINGPONG": "2", "PAPI_MPI_SAMPLE_TOP": "0"}
+       "PAPI_MPI_CLOCK_PINGPONG": "2", "PAPI_MPI_SAMPLE_TOP": "0",
+       "PAPI_MPI_KEEP_EVENT_LOG": "2"}
 
 
 def run(args, preload, cwd, outdir):

@@ -300,6 +300,8 @@ def _matched(ranks, nranks, stats, size):
 
 
 NO_LOG = "no event log (killed before its first checkpoint)"
+#: the reason of a log's last line where its rank finished (PAPI_MPI_KEEP_EVENT_LOG=1)
+FINISHED = "MPI_Finalize"
 
 
 def unfinished(ranks, nranks, rows=None):
@@ -311,6 +313,9 @@ def unfinished(ranks, nranks, rows=None):
     out, prev = [], -1
     end = max([nranks] + [k + 1 for k in rows])
     for rank in sorted(set(ranks) | set(rows)) + [end]:
+        if rank in ranks and ranks[rank]["reason"] == FINISHED:
+            prev = rank  # its log kept past MPI_Finalize (PAPI_MPI_KEEP_EVENT_LOG)
+            continue
         if rank > prev + 1:  # prev+1 .. rank-1 left nothing
             out.append({"rank": prev + 1, "exit_reason": NO_LOG})
             if rank - 1 > prev + 1:
