@@ -18,7 +18,6 @@
  *
  *   LD_LIBRARY_PATH=<build>/tests/components/cuda_driver_double:<build>/tests/gpu_activity/cupti_double \
  *       bench_cuda_cost [--reps PAIRS] [--launches N] [--every K] */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 
 #include "bench_timing.h"
 #include "cupti_profiler_api.h"
+#include "scratch_cache.h"
 #include "papi.h"
 
 #ifndef CUDA_PROFILER_TXT
@@ -507,23 +507,6 @@ static int launch_rows(const char *chip, CUcontext ctx, long n, long every)
 /* ---- a cache folder of the run's own ------------------------------------------------------- */
 static char cache_dir[] = "/tmp/bench_cuda_cost_XXXXXX";
 
-static void remove_cache(void)
-{
-    char path[200];
-    snprintf(path, sizeof path, "%s/papi-compat", cache_dir);
-    DIR *d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));)
-        if (e->d_name[0] != '.') {
-            char file[512];
-            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-            unlink(file);
-        }
-    if (d)
-        closedir(d);
-    rmdir(path);
-    rmdir(cache_dir);
-}
-
 int main(int argc, char **argv)
 {
     long n = 10000, every = 100;
@@ -546,11 +529,10 @@ int main(int argc, char **argv)
     /* the staged metrics; the activity layer's cost per launch is bench_gpu_launch's */
     setenv("PAPI_TEST_CUPTI_PROFILER", CUDA_PROFILER_TXT, 0);
     setenv("PAPI_GPU_ACTIVITY", "0", 1);
-    if (!mkdtemp(cache_dir)) {
+    if (scratch_cache_make(cache_dir) != 0) {
         perror("mkdtemp");
         return 1;
     }
-    setenv("XDG_CACHE_HOME", cache_dir, 1);
     int ret = 1;
     if (load_doubles() != 0)
         goto out;
@@ -592,6 +574,6 @@ int main(int argc, char **argv)
     PAPI_shutdown();
     ret = 0;
 out:
-    remove_cache();
+    scratch_cache_remove(cache_dir);
     return ret;
 }

@@ -22,13 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "expect_reason.h"
 #include "papi.h"
+#include "scratch_cache.h"
 #include "papi_test.h"
 
 void cuda_double_make_current(int device);
@@ -83,25 +83,12 @@ static char cache_dir[] = "/tmp/test_cuda_cacheXXXXXX";
 
 static void fresh_cache(void)
 {
-    CHECK(mkdtemp(cache_dir) != NULL, "mkdtemp");
-    setenv("XDG_CACHE_HOME", cache_dir, 1);
+    CHECK(scratch_cache_make(cache_dir) == 0, "mkdtemp");
 }
 
 static void remove_cache(void)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/papi-compat", cache_dir);
-    DIR *d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));)
-        if (e->d_name[0] != '.') {
-            char file[4500];
-            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-            unlink(file);
-        }
-    if (d)
-        closedir(d);
-    rmdir(path);
-    rmdir(cache_dir);
+    scratch_cache_remove(cache_dir);
 }
 
 static void mode_list(void)
