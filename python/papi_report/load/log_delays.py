@@ -65,7 +65,8 @@ def _rank_calls(rank, r, spill):
             continue
         w, k, s = 0, None, None
         t0, t1 = rec[2] - off, rec[3] - off
-        if kind == WAIT and calls and (calls[-1].t0, calls[-1].t1, calls[-1].name) == (t0, t1, rec[1]):
+        if kind == WAIT and calls and \
+                (calls[-1].t0, calls[-1].t1, calls[-1].name) == (t0, t1, rec[1]):
             # One record per request an MPI_Waitall (Waitsome ...) completed: one call on
             # the timeline, waiting for its latest request (else its time counts N times).
             last = len(calls) - 1

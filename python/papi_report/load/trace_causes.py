@@ -23,12 +23,12 @@ measured at MPI_Finalize, its offset to rank 0 interpolated over the run (trace_
 log_delays' timelines take the logs' times minus offset_ns. The two drift apart by tens
 of ppm (20 us over 0.4 s on this project's VM). So each MPI call's and region's B and E
 is matched to its record by rank, name and time, the time predicted by the rank's last
-record found (a drift of at most DRIFT), and every time of the timelines put on the merged
-axis by the rank's records found around it (the difference, trace minus log, interpolated
-between them): the critical path's and the delays' slices lie on the trace's own (a
-region's to the ns). The data kept is per record and per wait (a few numbers each: the
-timelines are held for the analysis anyway) and the path's parts; the trace itself
-streams through tag(). The load layer: plain Python."""
+record found (a drift of at most DRIFT, else WIDE_DRIFT), and every time of the timelines
+put on the merged axis by the rank's records found around it (the difference, trace minus
+log, interpolated between them): the critical path's and the delays' slices lie on the
+trace's own (a region's to the ns). The data kept is per record and per wait (a few
+numbers each: the timelines are held for the analysis anyway) and the path's parts; the
+trace itself streams through tag(). The load layer: plain Python."""
 import bisect
 import os
 
@@ -45,6 +45,12 @@ PATH_TID = 0
 #: How far apart the log's and the trace's times of a call may start: 5 us, and the
 #: clocks' drift since the rank's last call found (at most 100 ppm).
 SLACK_US, DRIFT = 5.0, 1e-4
+#: Where none is that close, the nearest within 0.5 ms and 0.5 % of the time since the
+#: rank's last call found: the trace moves a rank's times by its offset to rank 0
+#: interpolated from MPI_Init's measurement to MPI_Finalize's, the log by MPI_Init's alone,
+#: and on a loaded node the two measurements differ by tens of us or more (a 0.3 s region
+#: with no call in it drifted past 100 ppm in CI).
+WIDE_SLACK_US, WIDE_DRIFT = 500.0, 5e-3
 
 
 class TraceCausesError(Exception):
@@ -166,8 +172,9 @@ class Causes:
     def tag(self, e):
         """The event e; an MPI call's or a region's B or E matched to its record (same
         rank, name and phase, its time within SLACK_US and DRIFT of where the rank's last
-        record found predicts it) gives that rank's clock difference there, and a wait's
-        slice (its B) gets its causes."""
+        record found predicts it, else the nearest within WIDE_SLACK_US and WIDE_DRIFT)
+        gives that rank's clock difference there, and a wait's slice (its B) gets its
+        causes."""
         ph = e.get("ph")
         if (ph != "B" and ph != "E") or e.get("cat") not in ("mpi", "region"):
             return e
@@ -179,13 +186,10 @@ class Causes:
         a = self.anchors.setdefault(r, [])
         last_x, delta = a[-1] if a else (0.0, 0.0)
         want = e["ts"] - delta
-        slack = SLACK_US + DRIFT * abs(want - last_x)
-        i, best = bisect.bisect_left(ts, want), None
-        for j in (i - 2, i - 1, i, i + 1):
-            if 0 <= j < len(ts) and (r, ph, ix[j]) not in self.taken and \
-                    abs(ts[j] - want) <= slack and \
-                    (best is None or abs(ts[j] - want) < abs(ts[best] - want)):
-                best = j
+        best = self._nearest(r, ph, ts, ix, want, SLACK_US + DRIFT * abs(want - last_x))
+        if best is None:
+            best = self._nearest(r, ph, ts, ix, want,
+                                 WIDE_SLACK_US + WIDE_DRIFT * abs(want - last_x))
         if best is None:
             return e
         k = (r, ix[best])
@@ -196,6 +200,17 @@ class Causes:
             return e
         self.found[k] = (e["tid"], e["ts"])
         return dict(e, args=dict(e.get("args", {}), **self.args[k]))
+
+    def _nearest(self, r, ph, ts, ix, want, slack):
+        """The index in ts of the record not yet taken nearest want, within slack; None."""
+        best = None
+        for j in range(bisect.bisect_left(ts, want - slack), len(ts)):
+            if ts[j] > want + slack:
+                break
+            if (r, ph, ix[j]) not in self.taken and \
+                    (best is None or abs(ts[j] - want) < abs(ts[best] - want)):
+                best = j
+        return best
 
     def extra(self):
         """The events added after the traces' own: the critical path's process, the delays'
