@@ -304,8 +304,11 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
                              ompt_data_t *task_data, unsigned int actual_parallelism,
                              unsigned int index, int flags)
 {
+    /* task_schedule tells explicit tasks apart. Relaxed atomic: libomp hands a task's
+     * data from thread to thread through its own allocator and barriers, which
+     * ThreadSanitizer cannot see (the runtime is not instrumented: ompt_mix_c, CI). */
     if (task_data && endpoint == ompt_scope_begin)
-        task_data->value = IMPLICIT_MARK; /* task_schedule tells explicit tasks apart */
+        __atomic_store_n(&task_data->value, IMPLICIT_MARK, __ATOMIC_RELAXED);
     if (flags & ompt_task_initial)
         return; /* a thread's initial task: no parallel region */
     struct ompt_thread *th = ompt_thread_self();
@@ -417,7 +420,7 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
 
 static int is_implicit(const ompt_data_t *task_data)
 {
-    return task_data && task_data->value == IMPLICIT_MARK;
+    return task_data && __atomic_load_n(&task_data->value, __ATOMIC_RELAXED) == IMPLICIT_MARK;
 }
 
 /* Into an explicit task from the implicit one, or back, inside a sync region: the time
