@@ -192,14 +192,19 @@ def test_overlap():
     expect("overlap: rank 0's work on the path (s)", w["path_s"] if w else 0, 0.3, 1e-6)
 
 
+def clock_residual_calls():
+    """Rank 1's receive ends at 0.2 s, its send (rank 0's clock) starts at 0.3 s."""
+    return {0: [barrier(0, 10, 1), Call(3 * S // 10, 3 * S // 10 + 100, "MPI_Send", 1,
+                                        ("p2p", 0, 1), 0, None, None)],
+            1: [barrier(0, 10, 1), Call(S // 10, 2 * S // 10, "MPI_Recv", 2, ("p2p", 0, 1),
+                                        S // 10, "late_sender", (0, 1)),
+                Call(2 * S // 10 + 100, 4 * S // 10, "MPI_Barrier", 3, None, 0, None, None)]}
+
+
 def test_clock_residual():
     """Rank 1's receive ends at 0.2 s, its send (rank 0's clock) starts at 0.3 s: 0.1 s
     walked twice, the clock residual; the check passes, a total altered does not."""
-    calls = {0: [barrier(0, 10, 1), Call(3 * S // 10, 3 * S // 10 + 100, "MPI_Send", 1,
-                                          ("p2p", 0, 1), 0, None, None)],
-             1: [barrier(0, 10, 1), Call(S // 10, 2 * S // 10, "MPI_Recv", 2, ("p2p", 0, 1),
-                                         S // 10, "late_sender", (0, 1)),
-                 Call(2 * S // 10 + 100, 4 * S // 10, "MPI_Barrier", 3, None, 0, None, None)]}
+    calls = clock_residual_calls()
     res = cp.walk(calls)
     expect("clock: residual (s)", res["residual"] / S, 0.1, 1e-6)
     expect("clock: the check passes", 0 if cp.check(res) is None else 1, 0)
@@ -223,11 +228,7 @@ def test_steps():
     b = int(0.01 * S)
     expect("steps: assemble once, on rank 0, its region's times",
            0 if [(st[0], st[2], st[3]) for st in a] == [(0, b, b + int(0.4 * S))] else 1, 0)
-    calls = {0: [barrier(0, 10, 1), Call(3 * S // 10, 3 * S // 10 + 100, "MPI_Send", 1,
-                                          ("p2p", 0, 1), 0, None, None)],
-             1: [barrier(0, 10, 1), Call(S // 10, 2 * S // 10, "MPI_Recv", 2, ("p2p", 0, 1),
-                                         S // 10, "late_sender", (0, 1)),
-                 Call(2 * S // 10 + 100, 4 * S // 10, "MPI_Barrier", 3, None, 0, None, None)]}
+    calls = clock_residual_calls()
     res = cp.walk(calls)
     steps = res["steps"]
     expect("steps (clock residual): they add up to the total (s)",
