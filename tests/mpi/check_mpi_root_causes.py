@@ -484,7 +484,9 @@ def trace(args, scratch):
     if out is None:
         return
     tables = os.path.join(scratch, "chain_tables")
-    report(out, "-o", tables)
+    said = report(out, "-o", tables)
+    check("every rank's log kept past MPI_Finalize" in said,
+          "trace: papi_report DIR says the logs are a finished job's, not a dead one's")
     rows = table(tables, "mpi_root_causes.csv", "trace")
     doc, raw, text, _err = merged(os.path.join(scratch, "merged.json"),
                                   os.path.join(out, "papi_mpi_trace.index.json"))

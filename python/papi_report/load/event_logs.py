@@ -454,9 +454,11 @@ def summary(directory, more=None):
                           % (directory, why)] + _rows_text(found)) + "\n", found.malformed
     waits, stats, nranks = wait_states(ranks)
     run_id = next(iter(ranks.values()))["run_id"] or "?"
-    out = ["papi_report: %s holds no papi_mpi_report.json (the job did not reach MPI_Finalize):"
-           " what its event logs hold (run %s, %d of %d ranks logged)"
-           % (directory, run_id, len(ranks), nranks),
+    finished = all(r["reason"] == FINISHED for r in ranks.values()) and len(ranks) == nranks
+    out = ["papi_report: %s holds no papi_mpi_report.json (%s): what its event logs hold "
+           "(run %s, %d of %d ranks logged)"
+           % (directory, "every rank's log kept past MPI_Finalize" if finished else
+              "the job did not reach MPI_Finalize", run_id, len(ranks), nranks),
            "%5s %8s %8s" % ("rank", "records", "dropped") + "".join(" %15s" % k for k in KINDS)]
     for w in waits:
         out.append("%5d %8d %8d" % (w["rank"], w["records"], w["dropped"]) +
