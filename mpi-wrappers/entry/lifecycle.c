@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "env_flag.h"
 #include "aggregate.h"
 #include "comm_translate.h"
 #include "counters.h"
@@ -73,14 +74,7 @@ static void env_outdir(void)
 /* PAPI_MPI_CALLSITES: 1 (the default) or 0. */
 static int env_callsites(void)
 {
-    const char *v = env_get("PAPI_MPI_CALLSITES");
-    if (!v || !*v)
-        return 1;
-    if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
-        return v[0] == '1';
-    if (pmpi_id()->rank == 0)
-        fprintf(stderr, "papi_mpi: PAPI_MPI_CALLSITES=%s: expected 0 or 1; call sites on\n", v);
-    return 1;
+    return pmpi_env_flag("PAPI_MPI_CALLSITES", 1, pmpi_id()->rank, "call sites on");
 }
 
 /* PAPI_MPI_TOP: how many calls and call sites the banner shows (default 10; the

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "env_flag.h"
 #include "event_log.h"
 #include "clock.h"
 #include "coll_groups.h"
@@ -22,14 +23,7 @@ struct pmpi_event_log pmpi_log;
 /* PAPI_MPI_WAITS: 1 (default) or 0. */
 static int env_on(int rank)
 {
-    const char *v = env_get("PAPI_MPI_WAITS");
-    if (!v || !*v || strcmp(v, "1") == 0)
-        return 1;
-    if (strcmp(v, "0") == 0)
-        return 0;
-    if (rank == 0)
-        fprintf(stderr, "papi_mpi: PAPI_MPI_WAITS=%s: expected 0 or 1; wait states on\n", v);
-    return 1;
+    return pmpi_env_flag("PAPI_MPI_WAITS", 1, rank, "wait states on");
 }
 
 /* PAPI_MPI_LOG_RECORDS: records per rank, 1 .. LOG_MAX; 0 when refused (said once). */

@@ -13,12 +13,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "env.h"
+#include "env_flag.h"
 #include "event_log.h"
 #include "event_log_file.h"
 #include "output_file.h"
@@ -220,39 +219,20 @@ out:
     return rc;
 }
 
-/* PAPI_MPI_KEEP_EVENT_LOG: 1 keeps the log past MPI_Finalize, 0 or unset removes it;
- * anything else is said (by rank 0) and removes it. */
-static int keep_wanted(void)
-{
-    const char *v = env_get("PAPI_MPI_KEEP_EVENT_LOG");
-    if (!v || !*v || strcmp(v, "0") == 0)
-        return 0;
-    if (strcmp(v, "1") == 0)
-        return 1;
-    if (pmpi_id()->rank == 0)
-        fprintf(stderr,
-                "papi_mpi: PAPI_MPI_KEEP_EVENT_LOG=%s: expected 0 or 1; the event "
-                "logs removed at MPI_Finalize\n",
-                v);
-    return 0;
-}
-
 void pmpi_log_file_finished(int (*open_dir)(void))
 {
-    int keep = keep_wanted(); /* a bad value said even where no log was made */
-    if (keep && pmpi_log.ev) {
+    /* PAPI_MPI_KEEP_EVENT_LOG=1: the rest appended and the file kept (a bad value is said
+     * even where no log was made) */
+    int keep = pmpi_env_flag("PAPI_MPI_KEEP_EVENT_LOG", 0, pmpi_id()->rank,
+                             "the event logs removed at MPI_Finalize") &&
+               pmpi_log.ev;
+    if (keep)
         pmpi_log_file_append(open_dir(), "MPI_Finalize", 1, 0);
-        if (fd >= 0) {
-            close(fd);
-            fd = -1;
-        }
-        return;
-    }
     if (fd >= 0) {
         close(fd);
         fd = -1;
     }
-    if (atomic_load(&made)) {
+    if (!keep && atomic_load(&made)) {
         int dir = open_dir();
         if (dir >= 0 && atomic_exchange(&made, 0))
             unlinkat(dir, file_name, 0);

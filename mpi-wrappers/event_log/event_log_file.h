@@ -2,9 +2,9 @@
  * checkpoint and by the exit path of a rank that dies (event_log_file.c), so a job killed
  * before MPI_Finalize still gives its wait states and a trace up to then
  * (papi_report --merge-trace DIR); at MPI_Finalize where PAPI_MPI_KEEP_EVENT_LOG=1, so a
- * finished job's give its root causes and critical path (papi_report --advise DIR). The file is papi_mpi_rank<N>.events.jsonl: one JSON
- * object per line (schema/mpi_event_log.schema.json), each holding the records since the
- * line before. */
+ * finished job's give its root causes and critical path (papi_report --advise DIR). The
+ * file is papi_mpi_rank<N>.events.jsonl: one JSON object per line
+ * (schema/mpi_event_log.schema.json), each holding the records since the line before. */
 #ifndef PAPI_MPI_EVENT_LOG_FILE_H
 #define PAPI_MPI_EVENT_LOG_FILE_H
 

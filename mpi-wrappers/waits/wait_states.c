@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
+#include "env_flag.h"
 #include "idle_wait.h"
 #include "clock_sync.h"
 #include "finalize_agreement.h"
@@ -226,14 +226,7 @@ static int force_pingpong;
 
 static int env_pingpong(void)
 {
-    const char *v = env_get("PAPI_MPI_CLOCK_PINGPONG");
-    if (!v || !*v || strcmp(v, "0") == 0)
-        return 0;
-    if (strcmp(v, "1") == 0)
-        return 1;
-    if (pmpi_id()->rank == 0)
-        fprintf(stderr, "papi_mpi: PAPI_MPI_CLOCK_PINGPONG=%s: expected 0 or 1; 0 used\n", v);
-    return 0;
+    return pmpi_env_flag("PAPI_MPI_CLOCK_PINGPONG", 0, pmpi_id()->rank, "0 used");
 }
 
 void pmpi_waits_init(struct pmpi_event_log *log)
