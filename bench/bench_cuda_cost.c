@@ -41,30 +41,9 @@ static const char *const metrics[MAX_METS] = {"sm__cycles_active.sum", "dram__by
                                               "smsp__average_inst_executed_per_warp.ratio"};
 
 /* ---- the doubles' calls ---------------------------------------------------------------- */
-#define FLOOR_CALLS(X)                              \
-    X(cuptiProfilerInitialize)                      \
-    X(cuptiProfilerDeInitialize)                    \
-    X(cuptiDeviceGetChipName)                       \
-    X(cuptiProfilerHostInitialize)                  \
-    X(cuptiProfilerHostDeinitialize)                \
-    X(cuptiProfilerHostConfigAddMetrics)            \
-    X(cuptiProfilerHostGetConfigImageSize)          \
-    X(cuptiProfilerHostGetConfigImage)              \
-    X(cuptiProfilerHostEvaluateToGpuValues)         \
-    X(cuptiRangeProfilerEnable)                     \
-    X(cuptiRangeProfilerDisable)                    \
-    X(cuptiRangeProfilerGetCounterDataSize)         \
-    X(cuptiRangeProfilerCounterDataImageInitialize) \
-    X(cuptiRangeProfilerSetConfig)                  \
-    X(cuptiRangeProfilerStart)                      \
-    X(cuptiRangeProfilerStop)                       \
-    X(cuptiRangeProfilerPushRange)                  \
-    X(cuptiRangeProfilerPopRange)                   \
-    X(cuptiRangeProfilerDecodeData)
-
 static struct {
 #define FIELD(sym) __typeof__(sym) *sym;
-    FLOOR_CALLS(FIELD)
+    CUDA_PROFILER_SYMBOLS(FIELD)
 #undef FIELD
     unsigned long (*profiler_calls)(void);
     unsigned long (*driver_calls)(void);
@@ -83,7 +62,7 @@ static int load_doubles(void)
         return -1;
     }
 #define LOOK(sym) *(void **)&dbl.sym = dlsym(cupti, #sym);
-    FLOOR_CALLS(LOOK)
+    CUDA_PROFILER_SYMBOLS(LOOK)
 #undef LOOK
     *(void **)&dbl.profiler_calls = dlsym(cupti, "cupti_double_profiler_calls");
     *(void **)&dbl.driver_calls = dlsym(cuda, "cuda_double_driver_calls");

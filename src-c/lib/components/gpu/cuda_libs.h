@@ -13,32 +13,6 @@
 #include "cupti_loader.h"
 #include "cupti_profiler_api.h"
 
-#define CUDA_PROFILER_SYMBOLS(X)                    \
-    X(cuptiProfilerInitialize)                      \
-    X(cuptiProfilerDeInitialize)                    \
-    X(cuptiDeviceGetChipName)                       \
-    X(cuptiProfilerGetCounterAvailability)          \
-    X(cuptiProfilerHostInitialize)                  \
-    X(cuptiProfilerHostDeinitialize)                \
-    X(cuptiProfilerHostGetBaseMetrics)              \
-    X(cuptiProfilerHostGetSubMetrics)               \
-    X(cuptiProfilerHostGetMetricProperties)         \
-    X(cuptiProfilerHostConfigAddMetrics)            \
-    X(cuptiProfilerHostGetConfigImageSize)          \
-    X(cuptiProfilerHostGetConfigImage)              \
-    X(cuptiProfilerHostGetNumOfPasses)              \
-    X(cuptiProfilerHostEvaluateToGpuValues)         \
-    X(cuptiRangeProfilerEnable)                     \
-    X(cuptiRangeProfilerDisable)                    \
-    X(cuptiRangeProfilerGetCounterDataSize)         \
-    X(cuptiRangeProfilerCounterDataImageInitialize) \
-    X(cuptiRangeProfilerSetConfig)                  \
-    X(cuptiRangeProfilerStart)                      \
-    X(cuptiRangeProfilerStop)                       \
-    X(cuptiRangeProfilerPushRange)                  \
-    X(cuptiRangeProfilerPopRange)                   \
-    X(cuptiRangeProfilerDecodeData)
-
 #define CUDA_DRIVER_SYMBOLS(X)       \
     X(cuInit, 1)                     \
     X(cuDriverGetVersion, 1)         \

@@ -260,4 +260,32 @@ CUptiResult cuptiRangeProfilerPushRange(CUpti_RangeProfiler_PushRange_Params *p)
 CUptiResult cuptiRangeProfilerPopRange(CUpti_RangeProfiler_PopRange_Params *p);
 CUptiResult cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p);
 
+/* The calls the cuda component makes, each looked up by name in libcupti (cuda_libs.c;
+ * bench_cuda_cost's floor makes them directly). */
+#define CUDA_PROFILER_SYMBOLS(X)                    \
+    X(cuptiProfilerInitialize)                      \
+    X(cuptiProfilerDeInitialize)                    \
+    X(cuptiDeviceGetChipName)                       \
+    X(cuptiProfilerGetCounterAvailability)          \
+    X(cuptiProfilerHostInitialize)                  \
+    X(cuptiProfilerHostDeinitialize)                \
+    X(cuptiProfilerHostGetBaseMetrics)              \
+    X(cuptiProfilerHostGetSubMetrics)               \
+    X(cuptiProfilerHostGetMetricProperties)         \
+    X(cuptiProfilerHostConfigAddMetrics)            \
+    X(cuptiProfilerHostGetConfigImageSize)          \
+    X(cuptiProfilerHostGetConfigImage)              \
+    X(cuptiProfilerHostGetNumOfPasses)              \
+    X(cuptiProfilerHostEvaluateToGpuValues)         \
+    X(cuptiRangeProfilerEnable)                     \
+    X(cuptiRangeProfilerDisable)                    \
+    X(cuptiRangeProfilerGetCounterDataSize)         \
+    X(cuptiRangeProfilerCounterDataImageInitialize) \
+    X(cuptiRangeProfilerSetConfig)                  \
+    X(cuptiRangeProfilerStart)                      \
+    X(cuptiRangeProfilerStop)                       \
+    X(cuptiRangeProfilerPushRange)                  \
+    X(cuptiRangeProfilerPopRange)                   \
+    X(cuptiRangeProfilerDecodeData)
+
 #endif
