@@ -33,10 +33,20 @@ typedef enum ompt_callbacks_t {
     ompt_callback_thread_end = 2,
     ompt_callback_parallel_begin = 3,
     ompt_callback_parallel_end = 4,
+    ompt_callback_task_create = 5,
     ompt_callback_task_schedule = 6,
     ompt_callback_implicit_task = 7,
+    ompt_callback_target = 8,
     ompt_callback_sync_region_wait = 16,
+    ompt_callback_mutex_released = 17,
+    ompt_callback_work = 20,
+    ompt_callback_masked = 21,
     ompt_callback_sync_region = 23,
+    ompt_callback_lock_init = 24,
+    ompt_callback_mutex_acquire = 26,
+    ompt_callback_mutex_acquired = 27,
+    ompt_callback_reduction = 31,
+    ompt_callback_dispatch = 32,
 } ompt_callbacks_t;
 
 typedef void (*ompt_callback_t)(void);
@@ -115,6 +125,78 @@ typedef void (*ompt_callback_task_schedule_t)(ompt_data_t *prior_task_data,
 typedef void (*ompt_callback_sync_region_t)(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                             ompt_data_t *parallel_data, ompt_data_t *task_data,
                                             const void *codeptr_ra);
+
+/* The constructs (ompt_constructs.h): worksharing, with 5.2's loop schedules. */
+typedef enum ompt_work_t {
+    ompt_work_loop = 1,
+    ompt_work_sections = 2,
+    ompt_work_single_executor = 3,
+    ompt_work_single_other = 4,
+    ompt_work_workshare = 5,
+    ompt_work_distribute = 6,
+    ompt_work_taskloop = 7,
+    ompt_work_scope = 8,
+    ompt_work_loop_static = 10,
+    ompt_work_loop_dynamic = 11,
+    ompt_work_loop_guided = 12,
+    ompt_work_loop_other = 13,
+} ompt_work_t;
+
+/* Mutual exclusion: what a mutex callback is about. */
+typedef enum ompt_mutex_t {
+    ompt_mutex_lock = 1,
+    ompt_mutex_test_lock = 2,
+    ompt_mutex_nest_lock = 3,
+    ompt_mutex_test_nest_lock = 4,
+    ompt_mutex_critical = 5,
+    ompt_mutex_atomic = 6,
+    ompt_mutex_ordered = 7,
+} ompt_mutex_t;
+
+typedef uint64_t ompt_wait_id_t;
+
+/* dispatch's kinds (5.1: iteration and section; 5.2 adds the chunks, whose instance
+ * points at an ompt_dispatch_chunk_t). */
+typedef enum ompt_dispatch_t {
+    ompt_dispatch_iteration = 1,
+    ompt_dispatch_section = 2,
+    ompt_dispatch_ws_loop_chunk = 3,
+    ompt_dispatch_taskloop_chunk = 4,
+    ompt_dispatch_distribute_chunk = 5,
+} ompt_dispatch_t;
+
+typedef struct ompt_dispatch_chunk_t {
+    uint64_t start;
+    uint64_t iterations;
+} ompt_dispatch_chunk_t;
+
+/* task_create's flags (the kind in the low bits) and task_schedule's statuses. */
+enum { ompt_task_explicit = 0x4, ompt_task_target = 0x8, ompt_task_taskwait = 0x10 };
+enum { ompt_task_complete = 1 };
+
+typedef uint64_t ompt_id_t;
+typedef int ompt_target_t; /* target, enter data, exit data, update (1-4) */
+
+typedef void (*ompt_callback_work_t)(ompt_work_t work_type, ompt_scope_endpoint_t endpoint,
+                                     ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                     uint64_t count, const void *codeptr_ra);
+typedef void (*ompt_callback_dispatch_t)(ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                         ompt_dispatch_t kind, ompt_data_t instance);
+/* mutex_acquire and lock_init share this signature, mutex_acquired and _released the next. */
+typedef void (*ompt_callback_mutex_acquire_t)(ompt_mutex_t kind, unsigned int hint,
+                                              unsigned int impl, ompt_wait_id_t wait_id,
+                                              const void *codeptr_ra);
+typedef void (*ompt_callback_mutex_t)(ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                                      const void *codeptr_ra);
+typedef void (*ompt_callback_task_create_t)(ompt_data_t *encountering_task_data,
+                                            const ompt_frame_t *encountering_task_frame,
+                                            ompt_data_t *new_task_data, int flags,
+                                            int has_dependences, const void *codeptr_ra);
+typedef void (*ompt_callback_masked_t)(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                                       ompt_data_t *task_data, const void *codeptr_ra);
+typedef void (*ompt_callback_target_t)(ompt_target_t kind, ompt_scope_endpoint_t endpoint,
+                                       int device_num, ompt_data_t *task_data, ompt_id_t target_id,
+                                       const void *codeptr_ra);
 
 /* The entry point a runtime looks up, ompt_start_tool(unsigned int omp_version, const
  * char *runtime_version) returning an ompt_start_tool_result_t * (NULL declines), is

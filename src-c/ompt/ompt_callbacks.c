@@ -27,6 +27,7 @@
 
 #include "mono_clock.h"
 #include "ompt_callbacks.h"
+#include "ompt_construct_callbacks.h"
 #include "ompt_contexts.h"
 #include "ompt_counters.h"
 #include "ompt_share.h"
@@ -65,7 +66,7 @@ void ompt_callbacks_support(int sync_region, int sync_region_wait)
 
 static struct ompt_frame *top_frame(struct ompt_thread *th)
 {
-    return th && th->depth > 0 && th->depth <= OMPT_DEPTH_MAX ? &th->frames[th->depth - 1] : NULL;
+    return ompt_thread_frame(th);
 }
 
 /* The context of a fork: the named and MPI_Pcontrol regions open now (libpapi's answer,
@@ -209,14 +210,18 @@ static void add_events(struct ompt_thread *th, struct ompt_frame *f, struct ompt
     a->counted_tasks++;
 }
 
-/* A pending sync region (one that ended) is a wait inside the region after all. */
+/* A pending sync region (one that ended) is a wait inside the region after all, and
+ * the wait of its construct (ompt_constructs_sync_begin), if any. */
 static void commit_pending(struct ompt_frame *f)
 {
     if (f->pending_class == OMPT_WAIT_BARRIER)
         f->barrier_ns += f->pending_wait_ns;
     else if (f->pending_class == OMPT_WAIT_TASKWAIT)
         f->taskwait_ns += f->pending_wait_ns;
+    if (f->pending_class != OMPT_WAIT_NONE && f->pending_cacc)
+        f->pending_cacc->wait_ns += f->pending_wait_ns;
     f->pending_class = OMPT_WAIT_NONE;
+    f->pending_cacc = NULL;
 }
 
 /* A task's times into a: its work from its begin to stop less its waits, plus
@@ -263,7 +268,7 @@ static void task_end(struct ompt_thread *th)
         return;
     /* Still inside a barrier (a runtime that ends it after the task): it is the join. */
     if (f->sync_depth > 0 && f->sync_join) {
-        f->pending_class = OMPT_WAIT_BARRIER, f->pending_join = 1;
+        f->pending_class = OMPT_WAIT_BARRIER, f->pending_join = 1, f->pending_cacc = NULL;
         f->pending_begin_ns = f->sync_begin_ns, f->pending_wait_ns = 0;
         f->pending_task_ns = f->task_in_sync_ns;
         if (f->counted)
@@ -360,7 +365,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
                            ompt_data_t *parallel_data, ompt_data_t *task_data,
                            const void *codeptr_ra)
 {
-    (void)parallel_data, (void)task_data, (void)codeptr_ra;
+    (void)parallel_data, (void)task_data;
     struct ompt_frame *f = top_frame(ompt_self);
     int cls = wait_class(kind);
     if (!f || cls == OMPT_WAIT_NONE)
@@ -378,6 +383,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         if (f->share && may_be_join(kind))
             share_at_barrier(f);
         commit_pending(f);
+        ompt_constructs_sync_begin(ompt_self, f, kind, codeptr_ra);
         f->sync_class = cls, f->sync_join = may_be_join(kind);
         f->sync_begin_ns = t, f->wait_in_sync_ns = 0, f->task_in_sync_ns = 0;
         if (ompt_spans_on)
@@ -386,6 +392,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         if (ompt_spans_on)
             ompt_span_end(ompt_self->spans, f->span_sync);
         f->pending_class = f->sync_class, f->pending_join = f->sync_join;
+        f->pending_cacc = f->sync_cacc;
         f->pending_begin_ns = f->sync_begin_ns;
         if (f->counted && f->sync_join)
             memcpy(f->pending_counts, f->sync_counts, sizeof f->sync_counts);
@@ -428,10 +435,14 @@ static int is_implicit(const ompt_data_t *task_data)
 static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
                              ompt_data_t *next_task_data)
 {
-    (void)prior_task_status;
+    if (ompt_self) /* the explicit tasks' run time by creating site, in a region or not */
+        ompt_constructs_task_switch(ompt_self, prior_task_data,
+                                    prior_task_status == ompt_task_complete, next_task_data);
     struct ompt_frame *f = top_frame(ompt_self);
-    if (!f)
+    if (!f) {
+        ompt_thread_publish(ompt_self);
         return;
+    }
     int into = is_implicit(prior_task_data) && !is_implicit(next_task_data);
     int back = !is_implicit(prior_task_data) && is_implicit(next_task_data);
     if (ompt_spans_on) { /* the explicit task's slice, inside a wait or not */
@@ -474,13 +485,24 @@ static void on_thread_end(ompt_data_t *thread_data)
 }
 
 const struct ompt_callback_entry ompt_callback_table[] = {
-    {ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin, "thread_begin"},
-    {ompt_callback_thread_end, (ompt_callback_t)on_thread_end, "thread_end"},
-    {ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin, "parallel_begin"},
-    {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end, "parallel_end"},
-    {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task, "implicit_task"},
-    {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule, "task_schedule"},
-    {ompt_callback_sync_region, (ompt_callback_t)on_sync_region, "sync_region"},
-    {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait, "sync_region_wait"},
+    {ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin, "thread_begin", 0},
+    {ompt_callback_thread_end, (ompt_callback_t)on_thread_end, "thread_end", 0},
+    {ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin, "parallel_begin", 0},
+    {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end, "parallel_end", 0},
+    {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task, "implicit_task", 0},
+    {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule, "task_schedule", 0},
+    {ompt_callback_sync_region, (ompt_callback_t)on_sync_region, "sync_region", 0},
+    {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait, "sync_region_wait", 0},
+    /* The constructs (ompt_construct_callbacks.c). */
+    {ompt_callback_work, (ompt_callback_t)ompt_on_work, "work", 1},
+    {ompt_callback_dispatch, (ompt_callback_t)ompt_on_dispatch, "dispatch", 1},
+    {ompt_callback_mutex_acquire, (ompt_callback_t)ompt_on_mutex_acquire, "mutex_acquire", 1},
+    {ompt_callback_mutex_acquired, (ompt_callback_t)ompt_on_mutex_acquired, "mutex_acquired", 1},
+    {ompt_callback_mutex_released, (ompt_callback_t)ompt_on_mutex_released, "mutex_released", 1},
+    {ompt_callback_lock_init, (ompt_callback_t)ompt_on_lock_init, "lock_init", 1},
+    {ompt_callback_task_create, (ompt_callback_t)ompt_on_task_create, "task_create", 1},
+    {ompt_callback_reduction, (ompt_callback_t)ompt_on_reduction, "reduction", 1},
+    {ompt_callback_masked, (ompt_callback_t)ompt_on_masked, "masked", 1},
+    {ompt_callback_target, (ompt_callback_t)ompt_on_target, "target", 1},
 };
 const int ompt_callback_count = sizeof ompt_callback_table / sizeof ompt_callback_table[0];

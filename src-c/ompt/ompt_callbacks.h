@@ -12,6 +12,7 @@ struct ompt_callback_entry {
     ompt_callbacks_t event;
     ompt_callback_t callback;
     const char *name;
+    int detail; /* a construct's (1): declined, it is listed in the report, not on stderr */
 };
 OMPT_HIDDEN extern const struct ompt_callback_entry ompt_callback_table[];
 OMPT_HIDDEN extern const int ompt_callback_count;

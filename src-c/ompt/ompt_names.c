@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "demangle.h"
+#include "json_writer.h"
 #include "ompt_names.h"
 
 #define OUTLINED_MAX 256 /* gcc's outlined regions of one function looked at */
@@ -136,4 +137,16 @@ void ompt_names_apart(struct ompt_name *v, int n)
         snprintf(v[i].site + used, sizeof v[i].site - used, "%s%s+0x%lx", used ? ", " : "", base,
                  (unsigned long)v[i].offset);
     }
+}
+
+void ompt_name_put(struct jw *w, const struct ompt_name *n)
+{
+    jw_str(w, "name", n->name);
+    jw_str(w, "function", n->function);
+    jw_str(w, "file", n->file);
+    jw_int(w, "line", n->line);
+    jw_str(w, "module", n->module ? n->module : "");
+    if (n->address != OMPT_REGION_NO_ADDRESS)
+        jw_hex(w, "address", n->address);
+    jw_str(w, "site", n->site);
 }

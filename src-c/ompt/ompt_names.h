@@ -41,6 +41,9 @@ struct ompt_name {
  * file (opened alone, once for the run), at the file address kept at its first instance
  * (ompt_regions.h). */
 OMPT_HIDDEN void ompt_name_of(struct symbolizer *sym, uintptr_t address, struct ompt_name *n);
+/* n's members in the object w writes: name, function, file, line, module, address, site. */
+struct jw;
+OMPT_HIDDEN void ompt_name_put(struct jw *w, const struct ompt_name *n);
 /* The sites of n named regions made to tell apart those of one name and site at distinct
  * code addresses: each of those gets its offset in its object. */
 OMPT_HIDDEN void ompt_names_apart(struct ompt_name *v, int n);

@@ -17,6 +17,8 @@
 #include "ompt_counters.h"
 #include "ompt_merge.h"
 #include "ompt_names.h"
+#include "ompt_construct_report.h"
+#include "ompt_constructs.h"
 #include "ompt_report.h"
 #include "output_file.h"
 #include "papi_region_context.h"
@@ -58,18 +60,6 @@ static void put_cpu_factors(struct jw *w, const struct pop_omp_cpu *f)
             jw_fixed(w, names[i], values[i], 4);
     }
     jw_obj_end(w);
-}
-
-static void put_name(struct jw *w, const struct ompt_name *n)
-{
-    jw_str(w, "name", n->name);
-    jw_str(w, "function", n->function);
-    jw_str(w, "file", n->file);
-    jw_int(w, "line", n->line);
-    jw_str(w, "module", n->module ? n->module : "");
-    if (n->address != OMPT_REGION_NO_ADDRESS)
-        jw_hex(w, "address", n->address);
-    jw_str(w, "site", n->site);
 }
 
 /* A thread number's events: its sums when every task of it was counted, else null. */
@@ -290,7 +280,7 @@ static void put_region(struct jw *w, const struct ompt_name *name, const struct 
                        const struct ompt_counters_info *c)
 {
     jw_obj_begin(w, NULL);
-    put_name(w, name);
+    ompt_name_put(w, name);
     put_context(w, r->context);
     jw_uint(w, "instances", r->instances);
     jw_uint(w, "outermost_instances", r->outer_instances);
@@ -332,6 +322,9 @@ static void put_limits(struct jw *w, const struct ompt_merged *m)
     jw_uint(w, "instances_without_slot", m->unmeasured_instances);
     jw_uint(w, "instances_context_dropped", m->context_drops);
     jw_uint(w, "contexts_max", OMPT_CONTEXTS_MAX);
+    jw_uint(w, "construct_encounters_dropped", ompt_construct_drops());
+    jw_uint(w, "constructs_max", OMPT_CONSTRUCTS_MAX);
+    jw_uint(w, "construct_pairs_no_room", ompt_constructs_pair_drops());
     jw_obj_end(w);
 }
 
@@ -369,6 +362,11 @@ static void put_document(struct jw *w, const struct ompt_run_info *info,
     for (int i = 0; i < m->nrows; i++)
         put_region(w, &names[i], &m->rows[i], &sums, &cpu_sums, &counters);
     jw_arr_end(w);
+    jw_arr_begin(w, "construct_callbacks_declined");
+    for (int i = 0; i < info->ndeclined_detail; i++)
+        jw_str(w, NULL, info->declined_detail[i]);
+    jw_arr_end(w);
+    ompt_constructs_put(w, sym, m, names);
     sums.parallel_ns = (double)parallel;
     struct pop_omp_factors run =
         pop_omp_factors(&sums, (double)info->wall_ns, POP_CAP_SERIALIZATION);

@@ -15,7 +15,7 @@
 #include "pop_factors.h"
 #include "symbolizer.h"
 
-#define OMPT_UNSUPPORTED_MAX 8
+#define OMPT_UNSUPPORTED_MAX 16
 
 /* What the tool learnt at its start: the runtime and the callbacks it declined. */
 struct ompt_run_info {
@@ -23,6 +23,9 @@ struct ompt_run_info {
     unsigned omp_version;
     const char *unsupported[OMPT_UNSUPPORTED_MAX];
     int nunsupported;
+    /* The constructs' callbacks it declined (their detail missing, nothing else). */
+    const char *declined_detail[OMPT_UNSUPPORTED_MAX];
+    int ndeclined_detail;
     uint64_t wall_ns;     /* the runtime's start to finalize, less excluded_ns */
     uint64_t excluded_ns; /* the MPI wrapper's own work in it (papi_ompt_query_tool_work) */
 };

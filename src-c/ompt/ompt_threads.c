@@ -46,6 +46,8 @@ static struct ompt_thread *reused_slot(void)
         struct ompt_thread *th = atomic_load_explicit(&slots[i], memory_order_acquire);
         th->type = 0, th->depth = 0, th->last_team = 0;
         th->counters = 0, th->eventset = 0; /* the last one's closed at its end */
+        th->serial_cs = (struct ompt_construct_state){0};
+        th->acquiring = NULL, th->held_n = 0, th->xtask = NULL;
         return th;
     }
     return NULL;
@@ -97,6 +99,23 @@ struct ompt_acc *ompt_thread_acc(struct ompt_thread *th, int region, unsigned tn
             return a;
         }
     }
+    return NULL;
+}
+
+struct ompt_cacc *ompt_thread_cacc(struct ompt_thread *th, int construct, unsigned tnum)
+{
+    unsigned h = ((unsigned)construct * 2654435761u) ^ (tnum * 40503u);
+    for (unsigned probe = 0; construct >= 0 && probe < OMPT_CACC_MAX; probe++) {
+        struct ompt_cacc *c = &th->cacc[(h + probe) & (OMPT_CACC_MAX - 1)];
+        if (c->construct == construct + 1 && c->tnum == tnum)
+            return c;
+        if (c->construct == 0) {
+            c->construct = construct + 1;
+            c->tnum = tnum;
+            return c;
+        }
+    }
+    th->construct_drops++;
     return NULL;
 }
 

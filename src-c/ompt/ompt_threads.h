@@ -25,6 +25,8 @@
 #define OMPT_ACC_MAX     512  /* (region, thread number) pairs per thread, a power of two */
 #define OMPT_SIZES       4    /* distinct team sizes kept per region and master thread */
 #define OMPT_EVENTS_MAX  8    /* events each thread counts (ompt_counters.h) */
+#define OMPT_CACC_MAX    256  /* (construct, thread number) pairs per thread, a power of two */
+#define OMPT_HELD_MAX    8    /* mutexes one thread holds at once, measured */
 
 /* The wait classes of sync regions: barriers (explicit, implicit, implementation's) and
  * task waits (taskwait, taskgroup). */
@@ -50,6 +52,30 @@ struct ompt_acc {
     uint64_t other_size_instances, other_size_wall_ns; /* team sizes past OMPT_SIZES */
     uint64_t counted_tasks;                            /* implicit tasks whose events were read */
     uint64_t events[OMPT_EVENTS_MAX];                  /* their events, begin to the work's end */
+};
+
+/* One (construct, OpenMP thread number) on one thread (ompt_constructs.h); construct is
+ * the index + 1 (0: free). Per kind: entries are the encounters (a mutex's acquisitions,
+ * a task site's completed runs), time the time inside (a worksharing construct's from
+ * its begin to its end, a mutex's held, a task's run), wait the time waiting (a mutex's
+ * acquire, a worksharing construct's ending barrier, a taskwait's or barrier's wait). */
+struct ompt_cacc {
+    int construct;
+    unsigned tnum;
+    uint64_t entries, time_ns, wait_ns;
+    uint64_t trip;       /* loops, sections: the iterations (sections) each encounter reported */
+    uint64_t iterations; /* the iterations (sections, chunks' iterations) this thread ran,
+                          * by dispatch; a single's executions */
+    uint64_t created;    /* tasks: created by this thread at the site */
+};
+
+/* The constructs open in a task (or, outside any parallel region, in the thread). */
+struct ompt_construct_state {
+    struct ompt_cacc *work; /* the worksharing construct running, its begin */
+    uint64_t work_begin_ns;
+    struct ompt_cacc *after_work; /* the one that ended last: the barrier next is its wait */
+    struct ompt_cacc *timed[3];   /* a reduction, masked or target region open, its begin */
+    uint64_t timed_begin_ns[3];
 };
 
 /* An implicit task the thread runs now, and the sync region it is in. The last sync
@@ -81,6 +107,9 @@ struct ompt_frame {
     uint64_t instance;
     int64_t span_task, span_sync, span_xtask;
     int xtask_depth;
+    /* Its constructs, and the one whose wait its (pending) sync region is. */
+    struct ompt_construct_state cs;
+    struct ompt_cacc *sync_cacc, *pending_cacc;
 };
 
 struct ompt_thread {
@@ -112,6 +141,21 @@ struct ompt_thread {
     unsigned seq;
     atomic_uint published;
     struct ompt_acc acc[OMPT_ACC_MAX];
+    /* Constructs (ompt_construct_callbacks.c): those outside any parallel region, the
+     * mutex being acquired and those held, the explicit task running, and the pairs. */
+    struct ompt_construct_state serial_cs;
+    struct ompt_cacc *acquiring;
+    uint64_t acquire_begin_ns;
+    int held_n;
+    struct {
+        uint64_t wait_id;
+        struct ompt_cacc *c;
+        uint64_t since_ns;
+    } held[OMPT_HELD_MAX];
+    struct ompt_cacc *xtask;
+    uint64_t xtask_begin_ns;
+    uint64_t construct_drops; /* encounters whose pair found no room */
+    struct ompt_cacc cacc[OMPT_CACC_MAX];
 };
 
 /* The calling thread's slot, claimed at its first use (a fresh one, else one an ended
@@ -130,6 +174,15 @@ static inline void ompt_thread_publish(struct ompt_thread *th)
     if (th)
         atomic_store_explicit(&th->published, ++th->seq, memory_order_release);
 }
+/* The implicit task th runs now (NULL: none, or nested past OMPT_DEPTH_MAX). */
+static inline struct ompt_frame *ompt_thread_frame(struct ompt_thread *th)
+{
+    return th && th->depth > 0 && th->depth <= OMPT_DEPTH_MAX ? &th->frames[th->depth - 1] : NULL;
+}
+/* The accumulator of (construct, tnum) in th, made at its first use; NULL when full
+ * (counted in th->construct_drops). */
+OMPT_HIDDEN struct ompt_cacc *ompt_thread_cacc(struct ompt_thread *th, int construct,
+                                               unsigned tnum);
 /* The accumulator of (region, tnum) in th, made at its first use; NULL when full. */
 OMPT_HIDDEN struct ompt_acc *ompt_thread_acc(struct ompt_thread *th, int region, unsigned tnum);
 /* The calling thread's end (thread_end, its event set closed first): its slot (if any)

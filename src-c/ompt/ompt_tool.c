@@ -12,6 +12,7 @@
 #include "mono_clock.h"
 #include "ompt_api.h"
 #include "ompt_callbacks.h"
+#include "ompt_construct_callbacks.h"
 #include "ompt_counters.h"
 #include "ompt_report.h"
 #include "ompt_share.h"
@@ -87,6 +88,11 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
         have[e->event] = !is_declined(r);
         if (have[e->event])
             continue;
+        if (e->detail) { /* a construct's: said in the report's constructs_declined */
+            if (run_info.ndeclined_detail < OMPT_UNSUPPORTED_MAX)
+                run_info.declined_detail[run_info.ndeclined_detail++] = e->name;
+            continue;
+        }
         fprintf(stderr,
                 "papi_ompt: the OpenMP runtime (%s) does not support the %s callback "
                 "(set_callback answered %d): %s\n",
@@ -95,6 +101,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
             run_info.unsupported[run_info.nunsupported++] = e->name;
     }
     ompt_callbacks_support(have[ompt_callback_sync_region], have[ompt_callback_sync_region_wait]);
+    ompt_constructs_support(have[ompt_callback_dispatch]);
     return 1; /* keep the tool: finalize is called */
 }
 

@@ -62,6 +62,14 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
               their implicit tasks in the region's and the run's efficiency, whose load
               balance, scheduling and parallel are then null, its lost time over the
               measured thread numbers);
+  constructs  the constructs of one region of 4 threads (ompt_constructs.c, issue 73 item 2),
+              each against the program's own clock within 10 % and 5 ms: a static loop's
+              barrier waits (thread 0's iteration long), an explicit barrier's waits, a
+              named critical section's and a lock's acquire waits and held times (the lock
+              named at its omp_init_lock), 8 tasks created and run at their site with their
+              run time, the single run once, sections of 2 and a dynamic loop's 40
+              iterations; under a libgomp program (libomp's GOMP_ entry points) those
+              libomp reports there: critical, lock, tasks, taskwait, the dynamic loop;
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
               and the program's answer is unchanged, the project's tool named or not;
   fork        fork after OpenMP started: the child (which holds its parent's sums) reports
@@ -395,6 +403,83 @@ def case_team_sizes(doc, facts):
          "work summed: 1 + 2 units and the task's unit, whoever ran it")
 
 
+def construct_at(doc, kind, source, line, gomp=False, **match):
+    """The one construct of kind at the line in source (the compiler's line table may put
+    the runtime's call on the next line). In a gcc program (gomp) libomp's GOMP_ and
+    omp_ entry points give return addresses that gcc -O0's line table puts up to a few
+    statements off: there the one of kind in source (with the members in match)."""
+    found = [c for c in doc.get("constructs") or [] if c["kind"] == kind
+             and os.path.basename(c["file"]) == os.path.basename(source)
+             and (gomp or line <= c["line"] <= line + 1)
+             and all(c.get(k) == v for k, v in match.items())]
+    check(len(found) == 1, "one %s at %s:%d (constructs: %s)" % (
+        kind, os.path.basename(source), line, [(c["kind"], c["name"]) for c in doc.get("constructs") or []]))
+    if found:
+        c = found[0]
+        check(c["name"] == "%s (%s:%d)" % (c["function"], c["file"], c["line"]) and c["function"] == "main",
+              "named main (file:line), the source's function: %s" % c["name"])
+    return found[0] if found else None
+
+
+def near_own(value_ns, own_ms, what):
+    """A time within 10 % and 5 ms of the program's own clock."""
+    return check(abs(value_ns / MS - own_ms) <= 0.1 * own_ms + 5,
+                 "%s: %.1f ms, the program's clock %.1f ms" % (what, value_ns / MS, own_ms))
+
+
+def case_constructs(doc, facts, gomp):
+    src = "ompt_constructs.c"
+    check(doc.get("construct_callbacks_declined") is not None, "the declined constructs' callbacks listed")
+    region = doc["regions"][0]["name"] if doc["regions"] else None
+    crit = construct_at(doc, "critical", src, facts["critical_line"], gomp)
+    if crit:
+        check(crit["region"] == region, "the critical section in its region %s" % region)
+        check([t["entries"] for t in crit["threads"]] == [1] * 4, "each thread took it once")
+        for t in crit["threads"]:
+            near_own(t["wait_ns"], facts["critical_wait_ms"][t["thread"]], "thread %d's critical acquire wait" % t["thread"])
+        near_own(crit["threads"][0]["time_ns"], facts["critical_held_ms"], "thread 0's critical held time")
+    lock = construct_at(doc, "lock", src, facts["lock_line"], gomp)
+    if lock:
+        check(lock["region"] is None, "the lock in no region (its init site is serial)")
+        for t in lock["threads"]:
+            near_own(t["wait_ns"], facts["lock_wait_ms"][t["thread"]], "thread %d's lock acquire wait" % t["thread"])
+        near_own(lock["threads"][1]["time_ns"], facts["lock_held_ms"], "thread 1's lock held time")
+    task = construct_at(doc, "task", src, facts["task_line"], gomp)
+    if task:
+        check(task["created"] == facts["tasks"] and sum(t["created"] for t in task["threads"]) == facts["tasks"],
+              "%d tasks created: %s" % (facts["tasks"], task["created"]))
+        check(task["entries"] == facts["tasks"], "%d task runs completed: %s" % (facts["tasks"], task["entries"]))
+        near_own(task["time_ns"], facts["tasks_ms"], "the tasks' run time")
+    tw = construct_at(doc, "taskwait", src, facts["taskwait_line"], gomp)
+    if tw:
+        check(tw["entries"] == 1, "one taskwait")
+    dyn = construct_at(doc, "loop", src, facts["dynamic_line"], gomp, iterations=facts["dyn"])
+    if dyn:
+        check(dyn["iterations"] == facts["dyn"], "the dynamic loop's %d iterations: %s" % (facts["dyn"], dyn["iterations"]))
+        check([t["entries"] for t in dyn["threads"]] == [1] * 4, "each thread met it once")
+        if "dispatch" in doc["construct_callbacks_declined"]:
+            check(all(t["iterations"] is None for t in dyn["threads"]), "no thread's iterations without dispatch")
+        else:
+            check(sum(t["iterations"] for t in dyn["threads"]) == facts["dyn"], "the threads' iterations add up")
+    if gomp:  # gcc inlines static loops, sections and barriers are libomp's GOMP_ calls unnamed
+        return
+    loop = construct_at(doc, "loop", src, facts["loop_line"])
+    if loop:
+        check(loop["iterations"] == 4, "the static loop's 4 iterations")
+        for t in loop["threads"][1:]:
+            near_own(t["wait_ns"], facts["loop_wait_ms"][t["thread"]], "thread %d's wait at the loop's barrier" % t["thread"])
+    bar = construct_at(doc, "barrier", src, facts["barrier_line"])
+    if bar:
+        for t in bar["threads"]:
+            near_own(t["wait_ns"], facts["barrier_wait_ms"][t["thread"]], "thread %d's explicit barrier wait" % t["thread"])
+    single = construct_at(doc, "single", src, facts["single_line"])
+    if single:
+        check(sum(t["iterations"] for t in single["threads"]) == 1, "the single run by one thread once")
+    sec = construct_at(doc, "sections", src, facts["sections_line"])
+    if sec:
+        check(sec["iterations"] == 2, "sections of 2")
+
+
 def case_names(doc, facts):
     r = region_at(doc, facts["file"], facts["line"])
     check(r is not None and r["function"] == "work_in_second_unit",
@@ -681,7 +766,7 @@ def case_fake_runtime(tool, program, tmp):
 
 def main(argv):
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|faults|threads|mix|slots_sequence|slots_team|names|unloaded|own_tool|fake_runtime|fork PROGRAM",
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|constructs|faults|threads|mix|slots_sequence|slots_team|names|unloaded|own_tool|fake_runtime|fork PROGRAM",
               file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
@@ -708,7 +793,9 @@ def main(argv):
     elif doc is not None:
         {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes,
          "faults": case_faults, "names": case_names, "threads": case_threads,
-         "unloaded": case_unloaded}[case](doc, facts_of(p))
+         "unloaded": case_unloaded,
+         "constructs": lambda d, f: case_constructs(d, f, any(n.startswith("libgomp") for n in needed(program))),
+         }[case](doc, facts_of(p))
     return verdict("ompt_" + case, scratch=tmp)
 
 
