@@ -41,7 +41,14 @@ against the file they came from:
            call site's outlined function); openmp_regions.csv: the six told apart by their
            site, openmp_threads.csv 2 threads each; --compare of the folder with itself:
            one row per (name, site), none averaged; the figure's panels of 2 threads,
-           titled with the site."""
+           titled with the site.
+  constructs  ompt_constructs (issue 73 item 2): openmp_constructs.csv one row per construct
+           of the file, the longest time plus wait first, its entries, threads, time, wait,
+           iterations and tasks created the file's; the critical section's most waiting
+           thread one of the three that waited; the lock in no region;
+           openmp_construct_threads.csv a row per construct and thread; --compare with
+           the critical section's waits doubled in B: its construct_wait_s B/A 2, higher,
+           compare.txt's "OpenMP by construct" section, --fail-if on it exit 4."""
 import copy
 import csv
 import glob
@@ -491,6 +498,53 @@ def case_sites(tool_py, doc, facts, tmp, ompt_dir):
               "the scale() panels titled with their sites: %s" % titles)
 
 
+def case_constructs(tool_py, doc, facts, tmp, ompt_dir):
+    out = os.path.join(tmp, "tables")
+    rc, _, _ = report(tool_py, [ompt_dir], out)
+    if not check(rc == 0, "papi_report on the tool's folder: exit 0 (%d)" % rc):
+        return
+    cs = doc["constructs"]
+    got = rows(out, "openmp_constructs")
+    check([(r["kind"], r["construct"]) for r in got] == [(c["kind"], c["name"]) for c in cs],
+          "one row per construct, the file's order (longest time plus wait first)")
+    cost = [float(r["time_s"]) + float(r["wait_s"]) for r in got]
+    check(cost == sorted(cost, reverse=True), "sorted by time plus wait: %s" % cost)
+    for r, c in zip(got, cs):
+        what = "%s %s" % (c["kind"], c["name"])
+        same(r["time_s"], c["time_ns"] / NS, what + ": time_s")
+        same(r["wait_s"], c["wait_ns"] / NS, what + ": wait_s")
+        check(int(r["entries"]) == c["entries"] and int(r["threads"]) == len(c["threads"]),
+              what + ": entries and threads the file's")
+        check((r["created"] or None) == (str(c["created"]) if "created" in c else None)
+              and (r["iterations"] or None) == (str(c["iterations"]) if "iterations" in c else None),
+              what + ": created and iterations the file's")
+    crit = next((r for r in got if r["kind"] == "critical"), None)
+    check(crit is not None and crit["max_wait_thread"] in ("1", "2", "3"),
+          "the critical section's most waiting thread one of 1-3: %s" % (crit and crit["max_wait_thread"]))
+    lock = next((r for r in got if r["kind"] == "lock"), None)
+    check(lock is not None and lock["region"] == "", "the lock in no region")
+    per = rows(out, "openmp_construct_threads")
+    check(len(per) == sum(len(c["threads"]) for c in cs), "a row per construct and thread")
+    b = copy.deepcopy(doc)
+    c = next(x for x in b["constructs"] if x["kind"] == "critical")
+    c["wait_ns"] *= 2
+    for t in c["threads"]:
+        t["wait_ns"] *= 2
+    side_b = os.path.join(tmp, "side_b", "papi_ompt_output")
+    os.makedirs(side_b)
+    with open(os.path.join(side_b, "ompt_%d.json" % doc["pid"]), "w") as f:
+        json.dump(b, f)
+    entity = "critical " + c["name"]
+    cond = "openmp:%s:construct_wait_s>1.5" % entity
+    out = os.path.join(tmp, "compare")
+    rc, said, err = report(tool_py, ["--compare", ompt_dir, os.path.dirname(side_b), "--fail-if", cond], out)
+    check(rc == 4 and "--fail-if '%s'" % cond in err, "--fail-if on the construct's wait: exit 4 (%d)" % rc)
+    cmp = [r for r in rows(out, "compare") if r["entity"] == entity and r["quantity"] == "construct_wait_s"]
+    check(len(cmp) == 1 and abs(float(cmp[0]["ratio"]) - 2) < 1e-9 and cmp[0]["verdict"] == "higher",
+          "the critical section's wait B/A 2, higher: %s" % cmp)
+    check("OpenMP by construct" in said and entity in said, "compare's text has the constructs' section")
+
+
 def main(argv):
     papi_run = None
     if len(argv) == 8 and argv[4] == "--papi-run":
@@ -498,7 +552,7 @@ def main(argv):
         argv = argv[:4] + argv[6:]
     if len(argv) != 6 or argv[0] != "--tool" or argv[2] != "--report":
         print("usage: check_report_omp.py --tool LIB --report PAPI_REPORT [--papi-run PAPI_RUN] "
-              "balance|faults|compare|papi_run|shared|sites PROGRAM", file=sys.stderr)
+              "balance|faults|compare|papi_run|shared|sites|constructs PROGRAM", file=sys.stderr)
         return 2
     tool, tool_py, case, program = argv[1], argv[3], argv[4], argv[5]
     sys.path.insert(0, os.path.dirname(os.path.abspath(tool_py)))  # the package beside it
@@ -515,7 +569,7 @@ def main(argv):
     doc = check_ompt.report_of(ompt_dir)
     if doc is not None:
         case_fn = {"balance": case_balance, "faults": case_faults, "compare": case_compare,
-                   "sites": case_sites}[case]
+                   "sites": case_sites, "constructs": case_constructs}[case]
         case_fn(tool_py, doc, check_ompt.facts_of(p), tmp, ompt_dir)
     return verdict("ompt_report_" + case, scratch=tmp)
 

@@ -210,6 +210,7 @@ def compare(a_paths, b_paths, tolerance=DEFAULT_TOLERANCE, classify=None,
     # POP's computation scalability of the sides' MPI reports (pop_compare.py), for the outputs.
     df.attrs["pop_scalability"] = pop_compare.scalability(reports_a, reports_b)
     df.attrs["openmp"] = openmp_compare.table(df)  # by parallel region, with B - A
+    df.attrs["openmp_constructs"] = openmp_compare.constructs(df)
     return df
 
 
@@ -316,6 +317,7 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
         omp = df.attrs.get("openmp")
         said = [] if omp is not None and len(omp) else ["(nothing in common to compare)"]
         return "\n".join(lines + said + [""]) + openmp_compare.render_text(omp) + \
+            openmp_compare.render_constructs(df.attrs.get("openmp_constructs")) + \
             profile_compare.render_text(df.attrs.get("functions"))
     w_ent = max(6, min(48, max(len(str(e)) for e in shown["entity"])))
     w_q = max(8, min(36, max(len(str(q)) for q in shown["quantity"])))
@@ -344,6 +346,7 @@ def render_text(df, a_label, b_label, tolerance, scopes=("job", "mpi call", "reg
                 "; counts moved: " + r["counts_moved"] if r["counts_moved"] else ""))
         lines.append("")
     return ("\n".join(lines) + "\n" + openmp_compare.render_text(df.attrs.get("openmp"))
+            + openmp_compare.render_constructs(df.attrs.get("openmp_constructs"))
             + pop_compare.render_text(df.attrs.get("pop_scalability"))
             + profile_compare.render_text(df.attrs.get("functions")))
 

@@ -43,6 +43,10 @@ OPENMP_REGION = (("wall_s", "s"), ("lost_s", "s"), ("load_balance", ""), ("sched
 OPENMP_PROCESS = (("wall_s", "s"), ("serial_s", "s"), ("serialization", ""), ("load_balance", ""),
                   ("scheduling", ""), ("parallel_efficiency", ""))
 PROCESSES = "(processes)"
+#: An OpenMP construct's quantities (openmp_constructs, entity "KIND CONSTRUCT"): its
+#: threads' time inside and waits, and its encounters.
+OPENMP_CONSTRUCT = (("construct_time_s", "time_s", "s"), ("construct_wait_s", "wait_s", "s"),
+                    ("construct_entries", "entries", ""))
 #: The MPI report's OpenMP line (wait_states.openmp) as job quantities: column, quantity.
 HYBRID_JOB = (("serialization", "openmp_serialization"), ("load_balance", "openmp_load_balance"),
               ("scheduling", "openmp_scheduling"), ("parallel_efficiency", "openmp_parallel_efficiency"),
@@ -63,8 +67,8 @@ def _empty():
 
 def openmp_units(run, t):
     """Scope "openmp": each parallel region's quantities per process (a unit each), by its
-    name and site (tables.openmp.region_key); each process's under PROCESSES. Empty
-    without OpenMP tables."""
+    name and site (tables.openmp.region_key); each process's under PROCESSES; each
+    construct's (OPENMP_CONSTRUCT) by its kind and place. Empty without OpenMP tables."""
     parts = []
     for name, entity, quantities in (("openmp_regions", None, OPENMP_REGION),
                                      ("openmp_processes", PROCESSES, OPENMP_PROCESS)):
@@ -74,6 +78,11 @@ def openmp_units(run, t):
         ent = openmp.region_key(df).values if entity is None else entity
         for q, unit in quantities:
             parts.append(_frame(run, "openmp", ent, q, unit, df[q].astype("float64").values))
+    df = t.get("openmp_constructs")
+    if df is not None and len(df):
+        ent = (df["kind"].astype(str) + " " + df["construct"].astype(str)).values
+        for q, column, unit in OPENMP_CONSTRUCT:
+            parts.append(_frame(run, "openmp", ent, q, unit, df[column].astype("float64").values))
     return parts
 
 

@@ -1,6 +1,6 @@
 """papi_report.page.openmp_compare: --compare by OpenMP parallel region (issue 58): the
 rows of scope "openmp" (compare_units.openmp_units: a parallel region by its name and its
-site, "NAME [SITE]" where it has one, the
+site, "NAME [SITE]" where it has one, a construct by "KIND CONSTRUCT" (its own section), the
 processes' run as "(processes)"), one line per region with A, B and B - A of its wall time,
 lost thread time and efficiencies (load balance, scheduling, parallel; the serialization
 for the processes), and the verdict of its wall time as compare.py judged it (its other
@@ -20,9 +20,13 @@ def _nan(v):
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
+#: A construct's quantities (compare_units.OPENMP_CONSTRUCT).
+CONSTRUCT_QUANTITIES = ("construct_time_s", "construct_wait_s", "construct_entries")
+
+
 def table(df):
     """One row per parallel region (and the processes' run first) of the comparison df."""
-    rows = df[df["scope"] == "openmp"]
+    rows = df[(df["scope"] == "openmp") & ~df["quantity"].isin(CONSTRUCT_QUANTITIES)]
     out = []
     for entity, g in rows.groupby("entity", sort=False):
         by = {r["quantity"]: r for r in g.to_dict("records")}
@@ -40,6 +44,43 @@ def table(df):
     t = pd.DataFrame(out, columns=COLUMNS)
     first = t["entity"] == "(processes)"
     return pd.concat([t[first], t[~first]], ignore_index=True)
+
+
+def constructs(df):
+    """One row per OpenMP construct ("KIND CONSTRUCT") of the comparison df: A, B and the
+    verdict of its time inside and its waits, its entries A and B."""
+    rows = df[(df["scope"] == "openmp") & df["quantity"].isin(CONSTRUCT_QUANTITIES)]
+    out = []
+    for entity, g in rows.groupby("entity", sort=False):
+        by = {r["quantity"]: r for r in g.to_dict("records")}
+        row = {"entity": entity}
+        for q in CONSTRUCT_QUANTITIES:
+            r = by.get(q)
+            row[q + "_a"] = math.nan if r is None else r["a"]
+            row[q + "_b"] = math.nan if r is None else r["b"]
+            row[q + "_verdict"] = "" if r is None else r["verdict"]
+        out.append(row)
+    return pd.DataFrame(out, columns=["entity"] + ["%s_%s" % (q, k) for q in CONSTRUCT_QUANTITIES
+                                                   for k in ("a", "b", "verdict")])
+
+
+def render_constructs(t):
+    """compare.txt's section of OpenMP constructs; empty without them."""
+    if t is None or not len(t):
+        return ""
+    w = max(12, min(64, max(len(str(e)) for e in t["entity"])))
+    lines = ["OpenMP by construct (its threads' time inside and waits in ms, A->B, verdicts; "
+             "entries A->B):",
+             "  %-*s  %-24s  %-24s  %s" % (w, "construct", "time A->B (verdict)", "wait A->B (verdict)",
+                                          "entries")]
+    for r in t.to_dict("records"):
+        cells = []
+        for q in ("construct_time_s", "construct_wait_s"):
+            cells.append("%s->%s %s" % (_ms(r[q + "_a"]), _ms(r[q + "_b"]), r[q + "_verdict"]))
+        ent = "%s->%s" % tuple("-" if _nan(r["construct_entries_" + k]) else "%d" % r["construct_entries_" + k]
+                               for k in ("a", "b"))
+        lines.append("  %-*s  %-24s  %-24s  %s" % (w, str(r["entity"])[:w], cells[0], cells[1], ent))
+    return "\n".join(lines) + "\n\n"
 
 
 def _ms(v):

@@ -2,7 +2,8 @@
 per process its serial and parallel time and efficiencies, per parallel region its
 instances, team, wall time, efficiencies, lost thread time and the threads with the
 most work and the most wait, per region and thread the work and the waits (and the
-counted events), per region and event the spread over threads; from the MPI report the
+counted events), per region and event the spread over threads, per construct (worksharing,
+locks, tasks, waits: issue 73 item 2) and per construct and thread; from the MPI report the
 job's hybrid parallel efficiency. The figures are the tool's (src-c/common/pop_factors.c:
 the definitions are ompt.schema.json's $defs/efficiency and papi_report(1)'s), only laid
 out: nothing is recomputed but sums. Inputs: load.openmp_files.processes. Needs pandas only."""
@@ -27,6 +28,10 @@ THREAD_COLUMNS = KEY + ["region", "site", "thread", "implicit_tasks", "wall_s", 
                         "join_wait_s", "taskwait_wait_s", "wait_s"]
 EVENT_COLUMNS = KEY + ["region", "site", "event", "threads", "min", "min_thread", "mean", "max",
                        "max_thread", "total"]
+CONSTRUCT_COLUMNS = KEY + ["kind", "construct", "region", "entries", "threads", "time_s", "wait_s",
+                           "max_wait_thread", "max_wait_s", "iterations", "schedule", "created"]
+CONSTRUCT_THREAD_COLUMNS = KEY + ["kind", "construct", "thread", "entries", "time_s", "wait_s",
+                                  "iterations", "created"]
 HYBRID_COLUMNS = ["ranks_measured", "serialization"] + EFF + ["mpi_parallel_efficiency",
                                                               "hybrid_parallel_efficiency"] + CPU + ["note"]
 
@@ -166,6 +171,52 @@ def openmp_events(procs):
     return _frame(rows, EVENT_COLUMNS, ("rank", "pid", "threads", "min", "min_thread", "max", "max_thread"))
 
 
+def _constructs(p):
+    """The process's constructs (issue 73 item 2; none in files written before them)."""
+    return p["doc"].get("constructs") or []
+
+
+def openmp_constructs(procs):
+    """Per process and OpenMP construct (worksharing, mutual exclusion, explicit tasks by
+    creating site, waits at taskwait, taskgroup and explicit barriers, reductions, masked
+    and target regions), the longest time plus wait first: its kind, where it is, its
+    parallel region, encounters, the thread numbers that met it, time inside and waiting
+    summed over them, the thread that waited most, and per kind its iterations and
+    schedule (loops) or the tasks created (task sites)."""
+    rows = []
+    for p in procs:
+        for c in _constructs(p):
+            th = c["threads"]
+            xw, xw_s = _most(th, lambda t: t["wait_ns"])
+            sched = c.get("schedule")
+            rows.append(dict(rank=p["rank"], pid=p["pid"], kind=c["kind"], construct=c["name"],
+                             region=c["region"], entries=c["entries"], threads=len(th),
+                             time_s=_s(c["time_ns"]), wait_s=_s(c["wait_ns"]),
+                             max_wait_thread=xw if xw_s else None, max_wait_s=xw_s if xw_s else None,
+                             iterations=c.get("iterations"),
+                             schedule=" ".join(sched) if sched else None, created=c.get("created")))
+    df = _frame(rows, CONSTRUCT_COLUMNS, ("rank", "pid", "entries", "threads", "max_wait_thread",
+                                          "iterations", "created"))
+    cost = df["time_s"] + df["wait_s"]
+    return df.loc[cost.sort_values(ascending=False, kind="stable").index].reset_index(drop=True)
+
+
+def openmp_construct_threads(procs):
+    """Per process, OpenMP construct and thread number: its encounters, time inside,
+    waits, iterations (worksharing, where the runtime reports them; a single's
+    executions) and tasks created (task sites)."""
+    rows = []
+    for p in procs:
+        for c in _constructs(p):
+            for t in c["threads"]:
+                rows.append(dict(rank=p["rank"], pid=p["pid"], kind=c["kind"], construct=c["name"],
+                                 thread=t["thread"], entries=t["entries"], time_s=_s(t["time_ns"]),
+                                 wait_s=_s(t["wait_ns"]), iterations=t.get("iterations"),
+                                 created=t.get("created")))
+    return _frame(rows, CONSTRUCT_THREAD_COLUMNS, ("rank", "pid", "thread", "entries", "iterations",
+                                                   "created"))
+
+
 def openmp_hybrid(rep):
     """The MPI report's OpenMP line (wait_states.openmp): the job's OpenMP efficiencies,
     the MPI parallel efficiency and their product, the hybrid parallel efficiency. No row
@@ -180,7 +231,8 @@ def openmp_hybrid(rep):
     return _frame(rows, HYBRID_COLUMNS, ("ranks_measured",))
 
 
-for _f in (openmp_processes, openmp_regions, openmp_threads, openmp_events):
+for _f in (openmp_processes, openmp_regions, openmp_threads, openmp_events, openmp_constructs,
+           openmp_construct_threads):
     registry.table("openmp")(_f)
 registry.table("mpi")(openmp_hybrid)
 registry.view("openmp_hybrid", "Hybrid MPI x OpenMP parallel efficiency (the MPI report)", 1)
@@ -188,3 +240,5 @@ registry.view("openmp_processes", "OpenMP per process: serial and parallel time,
 registry.view("openmp_regions", "OpenMP parallel regions, most thread time lost first", 40)
 registry.view("openmp_threads", "OpenMP threads per parallel region: work and waits", 128)
 registry.view("openmp_events", "OpenMP counters per parallel region: spread over threads", 64)
+registry.view("openmp_constructs", "OpenMP constructs: worksharing, locks, tasks, waits, longest first", 40)
+registry.view("openmp_construct_threads", "OpenMP constructs per thread: entries, time, waits", 128)
