@@ -287,7 +287,7 @@ def schema_fields(schema_file):
 
     def walk(node, doc, path, depth, seen):
         node, doc = resolve(node, doc)
-        if not isinstance(node, dict) or depth > 8:
+        if not isinstance(node, dict) or depth > 10:
             return
         key = id(ident[0])
         if key in seen:

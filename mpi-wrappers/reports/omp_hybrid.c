@@ -222,8 +222,9 @@ static void efficiency_json(struct jw *w, const char *key, const struct pop_omp_
     jw_obj_end(w);
 }
 
-static void parallel_json(struct jw *w, const struct papi_ompt_parallel *p, long named)
+static void parallel_json(struct jw *w, const struct papi_ompt_table *t, int row, long named)
 {
+    const struct papi_ompt_parallel *p = &t->regions[row];
     char name[160];
     jw_obj_begin(w, NULL);
     jw_str(w, "name", p->name);
@@ -240,6 +241,7 @@ static void parallel_json(struct jw *w, const struct papi_ompt_parallel *p, long
     jw_uint(w, "team_max", p->team_max);
     struct pop_omp_factors e = {-1, p->load_balance, p->scheduling, p->parallel};
     efficiency_json(w, "efficiency", &e, 0, (long long)p->unmeasured_tasks);
+    ompt_query_constructs_json(w, t, row, 1);
     jw_obj_end(w);
 }
 
@@ -257,7 +259,7 @@ void pmpi_omp_region_json(struct jw *w, const struct ompt_query *q, int slot, lo
             continue;
         ompt_query_add(&sum, x);
         for (int i = 0; i < x->count; i++)
-            parallel_json(w, &q->table.regions[x->first + i], x->named);
+            parallel_json(w, &q->table, x->first + i, x->named);
     }
     jw_arr_end(w);
     struct pop_omp_factors e =

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "json_writer.h"
 #include "ompt_query.h"
 
 /* The file name of a path: what follows its last '/'. */
@@ -131,4 +132,37 @@ void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_contex
     sum->parallel_ns += c->parallel_ns, sum->useful_ns += c->useful_ns;
     sum->maxu_team_ns += c->maxu_team_ns, sum->wall_team_ns += c->wall_team_ns;
     sum->unmeasured_tasks += c->unmeasured_tasks;
+}
+
+static void put_time(struct jw *w, const char *ns_key, const char *s_key, unsigned long long ns,
+                     int seconds)
+{
+    if (seconds)
+        jw_secs(w, s_key, (long long)ns);
+    else
+        jw_uint(w, ns_key, ns);
+}
+
+void ompt_query_constructs_json(struct jw *w, const struct papi_ompt_table *t, int row, int seconds)
+{
+    jw_arr_begin(w, "constructs");
+    for (int i = 0; i < t->nconstructs; i++) {
+        const struct papi_ompt_construct *c = &t->constructs[i];
+        if (c->region != row)
+            continue;
+        jw_obj_begin(w, NULL);
+        jw_str(w, "kind", c->kind);
+        jw_str(w, "name", c->name);
+        jw_uint(w, "entries", c->entries);
+        jw_uint(w, "threads", c->threads);
+        put_time(w, "time_ns", "time_s", c->time_ns, seconds);
+        put_time(w, "wait_ns", "wait_s", c->wait_ns, seconds);
+        if (c->max_wait_thread >= 0)
+            jw_int(w, "max_wait_thread", c->max_wait_thread);
+        else
+            jw_null(w, "max_wait_thread");
+        put_time(w, "max_wait_ns", "max_wait_s", c->max_wait_ns, seconds);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
 }

@@ -11,8 +11,9 @@
 
 #include "pop_factors.h"
 
-#define PAPI_OMPT_QUERY_VERSION 2 /* 2: site, unmeasured_tasks (issue 69) */
+#define PAPI_OMPT_QUERY_VERSION 3 /* 2: site, unmeasured_tasks (issue 69); 3: constructs */
 #define PAPI_OMPT_NAME_LEN      320
+#define PAPI_OMPT_KIND_LEN      16
 
 /* One parallel region in one context. Efficiencies: -1 where one cannot be formed. */
 struct papi_ompt_parallel {
@@ -39,10 +40,23 @@ struct papi_ompt_context {
     unsigned long long unmeasured_tasks; /* its regions' (left out of the sums above) */
 };
 
+/* One OpenMP construct (issue 73: ompt.schema.json's constructs), its threads summed:
+ * entries, time inside and waits, and the thread number that waited most (-1: none
+ * waited). */
+struct papi_ompt_construct {
+    char kind[PAPI_OMPT_KIND_LEN]; /* "loop", "critical", "lock", "task", ... */
+    char name[PAPI_OMPT_NAME_LEN]; /* function (file:line), the source's function */
+    int region;                    /* its parallel region's row in regions, -1: none */
+    unsigned threads;              /* thread numbers that met it */
+    int max_wait_thread;
+    unsigned long long entries, time_ns, wait_ns, max_wait_ns;
+};
+
 struct papi_ompt_table {
-    int ncontexts, nregions;
+    int ncontexts, nregions, nconstructs;
     struct papi_ompt_context *contexts;
     struct papi_ompt_parallel *regions;
+    struct papi_ompt_construct *constructs; /* the longest time plus wait first */
 };
 
 /* The OpenMP worker threads' share of a process's counts (issue 58 item 5), for the
@@ -105,6 +119,12 @@ void ompt_query_free(struct ompt_query *q);
 /* The OpenMP efficiencies (pop_factors.h, each ratio cut to 1) of contexts' summed sums
  * over span_ns (the span the serialization is over). */
 struct pop_omp_factors ompt_query_efficiency(const struct papi_ompt_context *sum, double span_ns);
+/* The constructs of the table's parallel region row (its "constructs" member: kind, name,
+ * entries, threads, time, wait, the thread that waited most; times as ns, or as seconds
+ * where seconds), into the object w writes. */
+struct jw;
+void ompt_query_constructs_json(struct jw *w, const struct papi_ompt_table *t, int row,
+                                int seconds);
 /* Adds context c's sums to sum (parallel, useful, team x max useful, team x wall, the
  * unmeasured tasks). */
 void ompt_query_add(struct papi_ompt_context *sum, const struct papi_ompt_context *c);

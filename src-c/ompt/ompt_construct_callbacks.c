@@ -5,7 +5,7 @@
  * parallel region of the task that meets it and that task's thread number; outside any
  * parallel region under none and thread 0. A lock is filed under the site that
  * initialised it (lock_init), else, for a lock made before the tool started, under the
- * site that sets it. */
+ * site that sets it, and under the region of the thread that sets it. */
 #include <stdatomic.h>
 
 #include "mono_clock.h"
@@ -45,15 +45,14 @@ static struct ompt_cacc *pair_of(struct ompt_thread *th, struct ompt_frame *f, i
     return ompt_thread_cacc(th, c, f ? f->acc->tnum : 0);
 }
 
-/* The pair of kind at codeptr, in the task's region (in_region) or in none. NULL for a
+/* The pair of kind at codeptr in the task's region (none outside any). NULL for a
  * task nested too deep or whose region was not measured (its constructs neither). */
 static struct ompt_cacc *pair(struct ompt_thread *th, struct ompt_frame *f, int kind,
-                              const void *codeptr, int in_region)
+                              const void *codeptr)
 {
     if (th->depth > OMPT_DEPTH_MAX || (f && !f->acc))
         return NULL;
-    return pair_of(th, f,
-                   ompt_construct_index(kind, codeptr, f && in_region ? f->acc->region - 1 : -1));
+    return pair_of(th, f, ompt_construct_index(kind, codeptr, f ? f->acc->region - 1 : -1));
 }
 
 static int work_kind(ompt_work_t type, unsigned *schedule)
@@ -106,7 +105,7 @@ void ompt_on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_da
         unsigned schedule;
         int kind = work_kind(work_type, &schedule);
         s->after_work = NULL;
-        s->work = kind ? pair(th, f, kind, codeptr_ra, 1) : NULL;
+        s->work = kind ? pair(th, f, kind, codeptr_ra) : NULL;
         if (s->work) {
             s->work->entries++;
             if (kind != OMPT_C_SINGLE) /* a loop's (sections') count at its begin */
@@ -168,7 +167,7 @@ void ompt_on_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
     (void)hint, (void)impl;
     int k = mutex_kind(kind);
     if (k == OMPT_C_LOCK || k == OMPT_C_NEST_LOCK)
-        ompt_lock_site_set(wait_id, ompt_construct_index(k, codeptr_ra, -1));
+        ompt_lock_site_set(wait_id, codeptr_ra);
 }
 
 void ompt_on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
@@ -178,17 +177,13 @@ void ompt_on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int im
     struct ompt_thread *th = ompt_thread_self();
     if (!th)
         return;
-    struct ompt_frame *f = ompt_thread_frame(th);
     int k = mutex_kind(kind);
-    th->acquiring = NULL;
-    if (k == OMPT_C_LOCK || k == OMPT_C_NEST_LOCK) { /* by its init site, in no region */
-        int site = ompt_lock_site(wait_id);
-        if (th->depth <= OMPT_DEPTH_MAX && !(f && !f->acc))
-            th->acquiring =
-                pair_of(th, f, site >= 0 ? site : ompt_construct_index(k, codeptr_ra, -1));
-    } else if (k) {
-        th->acquiring = pair(th, f, k, codeptr_ra, 1);
+    const void *site = codeptr_ra;
+    if (k == OMPT_C_LOCK || k == OMPT_C_NEST_LOCK) { /* by its init site where known */
+        const void *init = ompt_lock_site(wait_id);
+        site = init ? init : codeptr_ra;
     }
+    th->acquiring = k ? pair(th, ompt_thread_frame(th), k, site) : NULL;
     th->acquire_begin_ns = mono_clock_ns();
     ompt_thread_publish(th);
 }
@@ -238,7 +233,7 @@ void ompt_on_task_create(ompt_data_t *encountering_task_data,
     struct ompt_thread *th = ompt_thread_self();
     if (!th)
         return;
-    struct ompt_cacc *c = pair(th, ompt_thread_frame(th), OMPT_C_TASK, codeptr_ra, 1);
+    struct ompt_cacc *c = pair(th, ompt_thread_frame(th), OMPT_C_TASK, codeptr_ra);
     if (c) {
         c->created++;
         /* Relaxed atomic, as the implicit tasks' mark: the runtime hands the task's data
@@ -281,7 +276,7 @@ void ompt_constructs_sync_begin(struct ompt_thread *th, struct ompt_frame *f,
                                                         : 0;
     f->sync_cacc = NULL;
     if (k) {
-        f->sync_cacc = pair(th, f, k, codeptr, 1);
+        f->sync_cacc = pair(th, f, k, codeptr);
         if (f->sync_cacc)
             f->sync_cacc->entries++;
     } else if (kind != ompt_sync_region_barrier_implicit_parallel) {
@@ -302,7 +297,7 @@ static void timed(int kind, ompt_scope_endpoint_t endpoint, const void *codeptr,
     uint64_t *begin = &s->timed_begin_ns[which];
     uint64_t now = mono_clock_ns();
     if (endpoint == ompt_scope_begin) {
-        *open = pair(th, f, kind, codeptr, 1);
+        *open = pair(th, f, kind, codeptr);
         if (*open)
             (*open)->entries++;
         *begin = now;

@@ -2,6 +2,7 @@
  * (ompt_constructs.h). Open addressing over fixed arrays, keys set once by
  * compare-and-swap, as ompt_regions.c does: a lookup takes no lock. */
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "ompt_constructs.h"
 
@@ -13,7 +14,7 @@
 static _Atomic uint64_t construct_keys[OMPT_CONSTRUCTS_MAX];
 static atomic_uint construct_schedules[OMPT_CONSTRUCTS_MAX];
 static _Atomic uint64_t lock_ids[OMPT_LOCK_SITES_MAX];
-static atomic_int lock_construct[OMPT_LOCK_SITES_MAX]; /* index + 1 */
+static _Atomic uintptr_t lock_site[OMPT_LOCK_SITES_MAX];
 static _Atomic uint64_t dropped;
 
 static const char *const kind_names[OMPT_C_KINDS] = {
@@ -93,9 +94,9 @@ unsigned ompt_construct_schedules(int i)
     return atomic_load_explicit(&construct_schedules[i], memory_order_relaxed);
 }
 
-void ompt_lock_site_set(uint64_t id, int construct)
+void ompt_lock_site_set(uint64_t id, const void *codeptr)
 {
-    if (id == 0 || construct < 0)
+    if (id == 0 || !codeptr)
         return;
     unsigned h = mix(id, OMPT_LOCK_SITES_MAX);
     for (unsigned probe = 0; probe < OMPT_LOCK_SITES_MAX; probe++) {
@@ -109,24 +110,24 @@ void ompt_lock_site_set(uint64_t id, int construct)
                 k = expected;
         }
         if (k == id) { /* a lock initialised again (its memory reused) takes its new site */
-            atomic_store_explicit(&lock_construct[i], construct + 1, memory_order_release);
+            atomic_store_explicit(&lock_site[i], (uintptr_t)codeptr, memory_order_release);
             return;
         }
     }
 }
 
-int ompt_lock_site(uint64_t id)
+const void *ompt_lock_site(uint64_t id)
 {
     unsigned h = mix(id, OMPT_LOCK_SITES_MAX);
     for (unsigned probe = 0; id && probe < OMPT_LOCK_SITES_MAX; probe++) {
         unsigned i = (h + probe) & (OMPT_LOCK_SITES_MAX - 1);
         uint64_t k = atomic_load_explicit(&lock_ids[i], memory_order_acquire);
         if (k == 0)
-            return -1;
+            return NULL;
         if (k == id)
-            return atomic_load_explicit(&lock_construct[i], memory_order_acquire) - 1;
+            return (const void *)atomic_load_explicit(&lock_site[i], memory_order_acquire);
     }
-    return -1;
+    return NULL;
 }
 
 void ompt_construct_count_drop(void)

@@ -6,7 +6,8 @@
  * One entry per (kind, code address, parallel region) in a fixed table that a
  * construct's first encounter fills without a lock (ompt_constructs.c), as the regions'
  * table is filled; past OMPT_CONSTRUCTS_MAX entries an encounter is counted as dropped.
- * Locks are keyed by the site that initialised them (lock_init), kept per wait id. */
+ * A lock is keyed by the site that initialised it (lock_init), kept per wait id, and the
+ * parallel region of the thread that sets it. */
 #ifndef PAPI_OMPT_CONSTRUCTS_H
 #define PAPI_OMPT_CONSTRUCTS_H
 
@@ -56,11 +57,12 @@ OMPT_HIDDEN int ompt_construct_at(int i, uintptr_t *address, int *region);
 /* A schedule seen for loop i (relaxed), and the mask seen. */
 OMPT_HIDDEN void ompt_construct_add_schedule(int i, unsigned schedule);
 OMPT_HIDDEN unsigned ompt_construct_schedules(int i);
-/* A lock's init site: construct (a lock kind's index) for wait id id, kept until the id
- * is initialised again; ompt_lock_site answers -1 for a lock not seen initialised (made
- * before the tool started, or past OMPT_LOCK_SITES_MAX locks). Lock-free. */
-OMPT_HIDDEN void ompt_lock_site_set(uint64_t id, int construct);
-OMPT_HIDDEN int ompt_lock_site(uint64_t id);
+/* A lock's init site: the code address of its omp_init_lock for wait id id, kept until
+ * the id is initialised again; ompt_lock_site answers NULL for a lock not seen
+ * initialised (made before the tool started, or past OMPT_LOCK_SITES_MAX locks).
+ * Lock-free. */
+OMPT_HIDDEN void ompt_lock_site_set(uint64_t id, const void *codeptr);
+OMPT_HIDDEN const void *ompt_lock_site(uint64_t id);
 /* Encounters of constructs past the table (relaxed), for the report's not_measured. */
 OMPT_HIDDEN void ompt_construct_count_drop(void);
 OMPT_HIDDEN uint64_t ompt_construct_drops(void);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ompt_construct_report.h"
+#include "ompt_constructs.h"
 #include "ompt_contexts.h"
 #include "ompt_merge.h"
 #include "ompt_report.h"
@@ -46,6 +48,34 @@ static void open_context(struct papi_ompt_context *c, unsigned ctx, int first)
     c->first = first;
 }
 
+/* The constructs, each with its region's row (m's order, which the table keeps). */
+static int fill_constructs(struct papi_ompt_table *out, struct symbolizer *sym,
+                           const struct ompt_merged *m, const struct ompt_name *names)
+{
+    struct ompt_construct_rows c;
+    if (ompt_constructs_merge(&c, sym, m, names) != 0)
+        return -1;
+    out->constructs = calloc(c.n ? (size_t)c.n : 1, sizeof *out->constructs);
+    for (int i = 0; out->constructs && i < c.n; i++) {
+        const struct ompt_construct_row *r = &c.rows[i];
+        struct papi_ompt_construct *p = &out->constructs[i];
+        snprintf(p->kind, sizeof p->kind, "%s", ompt_construct_kind_name(r->kind));
+        size_t n = strnlen(r->name.name, sizeof p->name - 1); /* a long name cut */
+        memcpy(p->name, r->name.name, n);
+        p->name[n] = '\0';
+        p->region = r->row, p->threads = r->nthreads, p->max_wait_thread = -1;
+        p->entries = r->entries, p->time_ns = r->time_ns, p->wait_ns = r->wait_ns;
+        for (unsigned t = 0; t < r->nthreads; t++)
+            if (r->threads[t].wait_ns > p->max_wait_ns) {
+                p->max_wait_ns = r->threads[t].wait_ns;
+                p->max_wait_thread = (int)t;
+            }
+    }
+    out->nconstructs = out->constructs ? c.n : 0;
+    ompt_construct_rows_free(&c);
+    return out->constructs ? 0 : -1;
+}
+
 int ompt_table_build(struct papi_ompt_table *out)
 {
     struct ompt_merged m;
@@ -62,9 +92,11 @@ int ompt_table_build(struct papi_ompt_table *out)
     }
     struct symbolizer *sym = m.nrows ? sym_open_process() : NULL;
     struct ompt_name *names = ompt_report_names(sym, &m);
+    int bad = !names || fill_constructs(out, sym, &m, names) != 0;
     if (sym)
         sym_close(sym);
-    if (!names) {
+    if (bad) {
+        free(names);
         ompt_merged_free(&m);
         ompt_table_free(out);
         return -1;
@@ -95,5 +127,6 @@ void ompt_table_free(struct papi_ompt_table *t)
 {
     free(t->regions);
     free(t->contexts);
+    free(t->constructs);
     memset(t, 0, sizeof *t);
 }

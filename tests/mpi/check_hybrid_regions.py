@@ -8,7 +8,8 @@ table: the one parallel loop (one code address, the same in both), load balance 
 the rank's own clock (the region does no MPI); the row's own openmp load balance over
 the three loops 18/24 = 0.75 +- 0.03; the ompt_PID.json of each rank (under
 papi_run: carried in its papi_run file) files the loop under each region (mpi_region)
-and once outside.
+and once outside; each region's loop lists its constructs (issue 73), the tool's file's
+for that row in seconds: a critical section each of the 4 threads entered once.
 Usage: check_hybrid_regions.py --mpirun M --program P --launch preload --wrapper LIB |
   --launch papi_run --papi-run PAPI_RUN --libdir DIR"""
 import glob
@@ -80,6 +81,35 @@ def ompt_docs(out, launch):
             yield os.path.basename(path), doc
 
 
+def check_constructs(rows, out, launch):
+    """Each region's loop's constructs in the MPI report: one rank tool file's for that row
+    (ompt.schema.json's constructs, region_index), times in seconds."""
+    docs = [doc for _, doc in ompt_docs(out, launch)]
+
+    def of(doc, name):
+        at = [i for i, r in enumerate(doc["regions"]) if (r["mpi_region"] or {}).get("name") == name]
+        return [c for c in doc.get("constructs") or [] if at and c["region_index"] == at[0]]
+
+    def same(got, want):
+        return len(got) == len(want) and all(
+            g["kind"] == w["kind"] and g["name"] == w["name"] and g["entries"] == w["entries"]
+            and abs(g["time_s"] - w["time_ns"] / 1e9) < 1e-9 and abs(g["wait_s"] - w["wait_ns"] / 1e9) < 1e-9
+            for g, w in zip(got, want))
+
+    for row in rows:
+        for name in ("imbalanced", "balanced"):
+            prs = ((row["regions"].get(name) or {}).get("openmp") or {}).get("parallel_regions") or []
+            if not check(len(prs) == 1, "rank %d %s: one loop" % (row["rank"], name)):
+                continue
+            got = prs[0].get("constructs") or []
+            crit = [c for c in got if c["kind"] == "critical"]
+            check(len(crit) == 1 and crit[0]["entries"] == 4 and crit[0]["threads"] == 4,
+                  "rank %d %s: its critical section, 4 threads once each: %s" % (row["rank"], name, crit))
+            check(any(same(got, of(doc, name)) for doc in docs),
+                  "rank %d %s: its constructs a rank's tool file's, in seconds (%s)"
+                  % (row["rank"], name, [(c["kind"], c["entries"]) for c in got]))
+
+
 def check_ompt_files(out, launch):
     for path, doc in ompt_docs(out, launch):
         loops = [r for r in doc["regions"] if os.path.basename(r["file"]) == "mpi_hybrid_regions.c"
@@ -121,6 +151,7 @@ def main():
             check(abs(own - 0.75) <= 0.1, "rank %d: its own load balance %.4f, staged 0.75 +- 0.1"
                   % (rank, own))
     check_ompt_files(out, args.launch)
+    check_constructs(rows, out, args.launch)
     return verdict("mpi_hybrid_regions_" + args.launch, scratch=out)
 
 

@@ -26,8 +26,11 @@ static void spread(int imbalanced, int place)
 {
     loop_line = __LINE__ + 1;
 #pragma omp parallel for schedule(static) num_threads(4)
-    for (int i = 0; i < 4; i++)
-        work_ms[place][i] = sleep_ms_timed(HYBRID_UNIT_MS * (imbalanced ? i + 1 : 1));
+    for (int i = 0; i < 4; i++) {
+        double took = sleep_ms_timed(HYBRID_UNIT_MS * (imbalanced ? i + 1 : 1));
+#pragma omp critical /* each thread once: a construct of the region (issue 73) */
+        work_ms[place][i] = took;
+    }
 }
 
 /* The region's serialization by this rank's clock. */

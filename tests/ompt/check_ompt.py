@@ -440,7 +440,7 @@ def case_constructs(doc, facts, gomp):
         near_own(crit["threads"][0]["time_ns"], facts["critical_held_ms"], "thread 0's critical held time")
     lock = construct_at(doc, "lock", src, facts["lock_line"], gomp)
     if lock:
-        check(lock["region"] is None, "the lock in no region (its init site is serial)")
+        check(lock["region"] == region, "the lock in the region of the threads that set it")
         for t in lock["threads"]:
             near_own(t["wait_ns"], facts["lock_wait_ms"][t["thread"]], "thread %d's lock acquire wait" % t["thread"])
         near_own(lock["threads"][1]["time_ns"], facts["lock_held_ms"], "thread 1's lock held time")

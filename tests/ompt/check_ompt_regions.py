@@ -11,7 +11,9 @@ known answers; every file written follows its schema (report_check.guard).
           any: three rows in the tool's file, each under its named region
           (named_region null for the third); the region file's openmp_regions gives
           each named region its own row, with the tool's figures, and the named
-          region's efficiencies (serialization within 0.03 of the program's own clock);
+          region's efficiencies (serialization within 0.03 of the program's own clock)
+          and its constructs, the tool's file's for that row (issue 73): a critical
+          section each of the 4 threads entered once;
           "outer" no row and the efficiencies of the one nested in it; with --papi-run,
           the program under papi_run: its banner's lost-time line names the loop in
           region 'imbalanced' first, then in region 'balanced' and outside (either order);
@@ -45,6 +47,29 @@ def rows_at(doc, facts):
           "3 rows of the loop, one per named region and one outside: %s"
           % [(r["name"], r.get("named_region")) for r in rows])
     return by
+
+
+def summary(c):
+    """A construct of the tool's file as a region file's parallel region lists it."""
+    waits = [t["wait_ns"] for t in c["threads"]]
+    most = max(waits, default=0)
+    return {"kind": c["kind"], "name": c["name"], "entries": c["entries"], "threads": len(c["threads"]),
+            "time_ns": c["time_ns"], "wait_ns": c["wait_ns"],
+            "max_wait_thread": waits.index(most) if most else None, "max_wait_ns": most}
+
+
+def constructs_of(what, pr, row, doc):
+    """The parallel region's constructs in the region file: the tool's file's of its row
+    (written at the program's exit, after the region file: the counts asked between
+    regions are the same), a critical section each of 4 threads entered once."""
+    at = doc["regions"].index(row)
+    want = [summary(c) for c in doc.get("constructs") or [] if c["region_index"] == at]
+    got = pr.get("constructs")
+    crit = [c for c in got or [] if c["kind"] == "critical"]
+    check(len(crit) == 1 and crit[0]["entries"] == 4 and crit[0]["threads"] == 4,
+          "%s: its critical section, 4 threads once each: %s" % (what, crit))
+    check(sorted(got or [], key=lambda c: c["name"] + c["kind"]) == sorted(want, key=lambda c: c["name"] + c["kind"]),
+          "%s: its constructs the tool's (%s)" % (what, [(c["kind"], c["entries"]) for c in got or []]))
 
 
 def region_file(tmp):
@@ -110,6 +135,7 @@ def case_named(tool, program, tmp):
         if prs:
             check(prs[0]["efficiency"] == row["efficiency"] and prs[0]["wall_ns"] == row["wall_ns"],
                   "%s: the tool's figures (%s)" % (what, prs[0]["efficiency"]))
+            constructs_of(what, prs[0], row, doc)
         e = t["efficiency"]
         check(e["load_balance"] == row["efficiency"]["load_balance"],
               "%s: the named region's load balance is its one region's" % what)

@@ -4,7 +4,8 @@
  * balance 2.5/4 = 0.625), inside "balanced" each works one unit (1.0), and outside any
  * named region one unit each. Each place is a row of its own in the tool's file, under
  * its named region; the region file's region_totals entry of each named region carries
- * its OpenMP table. Prints the loop's line, each named region's serialization by its
+ * its OpenMP table, with the loop's constructs (each thread stores its work in a critical
+ * section once). Prints the loop's line, each named region's serialization by its
  * own clock (-1: the region API refused the region) and each thread's work in each place
  * (work_ms) as JSON. */
 #include <omp.h>
@@ -31,6 +32,7 @@ static void spread(int imbalanced, int place)
     for (int i = 0; i < 4; i++) {
         int unbalanced = __atomic_load_n(&spread_imbalanced, __ATOMIC_RELAXED);
         double took = sleep_ms_timed(UNIT_MS * (unbalanced ? i + 1 : 1));
+#pragma omp critical /* each thread once: a construct of the region (issue 73) */
         __atomic_store(&work_ms[__atomic_load_n(&spread_place, __ATOMIC_RELAXED)][i], &took,
                        __ATOMIC_RELAXED);
     }

@@ -39,8 +39,9 @@ static void begin_efficiency(struct jw *w, const struct pop_omp_factors *e, int 
     fraction(w, "parallel", e->parallel);
 }
 
-static void write_parallel(struct jw *w, const struct papi_ompt_parallel *p, int mpi)
+static void write_parallel(struct jw *w, const struct papi_ompt_table *tb, int row, int mpi)
 {
+    const struct papi_ompt_parallel *p = &tb->regions[row];
     char name[64];
     jw_obj_begin(w, NULL);
     jw_str(w, "name", p->name);
@@ -59,6 +60,7 @@ static void write_parallel(struct jw *w, const struct papi_ompt_parallel *p, int
     begin_efficiency(w, &e, 0);
     jw_uint(w, "unmeasured_implicit_tasks", p->unmeasured_tasks);
     jw_obj_end(w);
+    ompt_query_constructs_json(w, tb, row, 0);
     jw_obj_end(w);
 }
 
@@ -82,7 +84,7 @@ static void write_region(struct jw *w, const struct ompt_query *o, const struct 
             continue;
         ompt_query_add(&sum, x);
         for (int i = 0; mine && i < x->count; i++)
-            write_parallel(w, &tb->regions[x->first + i], x->mpi);
+            write_parallel(w, tb, x->first + i, x->mpi);
     }
     jw_arr_end(w);
     jw_uint(w, "parallel_ns", (unsigned long long)sum.parallel_ns);
