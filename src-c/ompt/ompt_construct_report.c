@@ -60,16 +60,19 @@ static int by_cost(const void *a, const void *b)
     return cx < cy ? 1 : cx > cy ? -1 : (ax > ay) - (ax < ay);
 }
 
-/* A construct's code lies in the compiler's outlined body of its region: named by the
- * function the source wrote it in (gcc's F._omp_fn.N is F's; clang's .omp_outlined. is
- * the region's, whose fork lies in that function). */
+/* A construct's code lies in the compiler's outlined body of its region (gcc's
+ * F._omp_fn.N, clang's .omp_outlined.): named by the function the source wrote it in,
+ * the one that forks the region (as the region's name has it: a Fortran program's, not
+ * its MAIN__), else F. */
 static void source_function(struct ompt_name *n, const struct ompt_name *region)
 {
     char *gcc = strstr(n->function, "._omp_fn.");
-    if (gcc)
-        *gcc = '\0';
-    else if (strncmp(n->function, ".omp_outlined", 13) == 0 && region && region->function[0])
+    if (!gcc && strncmp(n->function, ".omp_outlined", 13) != 0)
+        return;
+    if (region && region->function[0])
         snprintf(n->function, sizeof n->function, "%s", region->function);
+    else if (gcc)
+        *gcc = '\0';
     else
         return;
     if (n->file[0] && n->line > 0)

@@ -68,8 +68,13 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
               named critical section's and a lock's acquire waits and held times (the lock
               named at its omp_init_lock), 8 tasks created and run at their site with their
               run time, the single run once, sections of 2 and a dynamic loop's 40
-              iterations; under a libgomp program (libomp's GOMP_ entry points) those
-              libomp reports there: critical, lock, tasks, taskwait, the dynamic loop;
+              iterations; a reduction over 8 threads: its region's reduction events the
+              7 combining steps of libomp's tree (n - 1); a target region: one entry, or
+              target among the declined callbacks (LLVM 14); under a libgomp program
+              (libomp's GOMP_ entry points) those libomp reports there: critical, lock,
+              tasks, taskwait, the dynamic loop (gcc reduces inline: no event); the
+              Fortran twin ompt_constructs.f90 (gfortran) likewise, its constructs named
+              by the program's name;
   own_tool    a program with an OMPT tool of its own: that tool still sees its 3 regions
               and the program's answer is unchanged, the project's tool named or not;
   fork        fork after OpenMP started: the child (which holds its parent's sums) reports
@@ -403,7 +408,7 @@ def case_team_sizes(doc, facts):
          "work summed: 1 + 2 units and the task's unit, whoever ran it")
 
 
-def construct_at(doc, kind, source, line, gomp=False, **match):
+def construct_at(doc, kind, source, line, gomp=False, function="main", **match):
     """The one construct of kind at the line in source (the compiler's line table may put
     the runtime's call on the next line). In a gcc program (gomp) libomp's GOMP_ and
     omp_ entry points give return addresses that gcc -O0's line table puts up to a few
@@ -416,8 +421,8 @@ def construct_at(doc, kind, source, line, gomp=False, **match):
         kind, os.path.basename(source), line, [(c["kind"], c["name"]) for c in doc.get("constructs") or []]))
     if found:
         c = found[0]
-        check(c["name"] == "%s (%s:%d)" % (c["function"], c["file"], c["line"]) and c["function"] == "main",
-              "named main (file:line), the source's function: %s" % c["name"])
+        check(c["name"] == "%s (%s:%d)" % (c["function"], c["file"], c["line"]) and c["function"] == function,
+              "named %s (file:line), the source's function: %s" % (function, c["name"]))
     return found[0] if found else None
 
 
@@ -428,32 +433,33 @@ def near_own(value_ns, own_ms, what):
 
 
 def case_constructs(doc, facts, gomp):
-    src = "ompt_constructs.c"
+    src = facts.get("file", "ompt_constructs.c")
+    fn = facts.get("function", "main")  # a Fortran program's name
     check(doc.get("construct_callbacks_declined") is not None, "the declined constructs' callbacks listed")
     region = doc["regions"][0]["name"] if doc["regions"] else None
-    crit = construct_at(doc, "critical", src, facts["critical_line"], gomp)
+    crit = construct_at(doc, "critical", src, facts.get("critical_line", 0), gomp, function=fn)
     if crit:
         check(crit["region"] == region, "the critical section in its region %s" % region)
         check([t["entries"] for t in crit["threads"]] == [1] * 4, "each thread took it once")
         for t in crit["threads"]:
             near_own(t["wait_ns"], facts["critical_wait_ms"][t["thread"]], "thread %d's critical acquire wait" % t["thread"])
         near_own(crit["threads"][0]["time_ns"], facts["critical_held_ms"], "thread 0's critical held time")
-    lock = construct_at(doc, "lock", src, facts["lock_line"], gomp)
+    lock = construct_at(doc, "lock", src, facts.get("lock_line", 0), gomp, function=fn)
     if lock:
         check(lock["region"] == region, "the lock in the region of the threads that set it")
         for t in lock["threads"]:
             near_own(t["wait_ns"], facts["lock_wait_ms"][t["thread"]], "thread %d's lock acquire wait" % t["thread"])
         near_own(lock["threads"][1]["time_ns"], facts["lock_held_ms"], "thread 1's lock held time")
-    task = construct_at(doc, "task", src, facts["task_line"], gomp)
+    task = construct_at(doc, "task", src, facts.get("task_line", 0), gomp, function=fn)
     if task:
         check(task["created"] == facts["tasks"] and sum(t["created"] for t in task["threads"]) == facts["tasks"],
               "%d tasks created: %s" % (facts["tasks"], task["created"]))
         check(task["entries"] == facts["tasks"], "%d task runs completed: %s" % (facts["tasks"], task["entries"]))
         near_own(task["time_ns"], facts["tasks_ms"], "the tasks' run time")
-    tw = construct_at(doc, "taskwait", src, facts["taskwait_line"], gomp)
+    tw = construct_at(doc, "taskwait", src, facts.get("taskwait_line", 0), gomp, function=fn)
     if tw:
         check(tw["entries"] == 1, "one taskwait")
-    dyn = construct_at(doc, "loop", src, facts["dynamic_line"], gomp, iterations=facts["dyn"])
+    dyn = construct_at(doc, "loop", src, facts.get("dynamic_line", 0), gomp, function=fn, iterations=facts["dyn"])
     if dyn:
         check(dyn["iterations"] == facts["dyn"], "the dynamic loop's %d iterations: %s" % (facts["dyn"], dyn["iterations"]))
         check([t["entries"] for t in dyn["threads"]] == [1] * 4, "each thread met it once")
@@ -461,21 +467,34 @@ def case_constructs(doc, facts, gomp):
             check(all(t["iterations"] is None for t in dyn["threads"]), "no thread's iterations without dispatch")
         else:
             check(sum(t["iterations"] for t in dyn["threads"]) == facts["dyn"], "the threads' iterations add up")
-    if gomp:  # gcc inlines static loops, sections and barriers are libomp's GOMP_ calls unnamed
+    check(facts["reduced"] == 10 * facts["reducers"] * (10 * facts["reducers"] - 1) // 2, "the reduction's sum")
+    declined = doc["construct_callbacks_declined"]
+    targets = [c for c in doc["constructs"] if c["kind"] == "target"]
+    if "target" in declined:
+        check(not targets, "target declined (LLVM 14's libomp): no target construct")
+    else:
+        t = construct_at(doc, "target", src, facts.get("target_line", 0), gomp, function=fn)
+        check(t is not None and t["entries"] == 1, "the target region once")
+    if gomp:  # gcc inlines static loops and reductions; sections, barriers: GOMP_ calls unnamed
         return
-    loop = construct_at(doc, "loop", src, facts["loop_line"])
+    red_region = region_at(doc, src, facts["reduction_line"])
+    reds = [c for c in doc["constructs"] if c["kind"] == "reduction"
+            and red_region and c["region_index"] == doc["regions"].index(red_region)]
+    check(len(reds) == 1 and reds[0]["entries"] == facts["reducers"] - 1,
+          "the reduction's %d combining steps in its region: %s" % (facts["reducers"] - 1, [c["entries"] for c in reds]))
+    loop = construct_at(doc, "loop", src, facts["loop_line"], function=fn)
     if loop:
         check(loop["iterations"] == 4, "the static loop's 4 iterations")
         for t in loop["threads"][1:]:
             near_own(t["wait_ns"], facts["loop_wait_ms"][t["thread"]], "thread %d's wait at the loop's barrier" % t["thread"])
-    bar = construct_at(doc, "barrier", src, facts["barrier_line"])
+    bar = construct_at(doc, "barrier", src, facts["barrier_line"], function=fn)
     if bar:
         for t in bar["threads"]:
             near_own(t["wait_ns"], facts["barrier_wait_ms"][t["thread"]], "thread %d's explicit barrier wait" % t["thread"])
-    single = construct_at(doc, "single", src, facts["single_line"])
+    single = construct_at(doc, "single", src, facts["single_line"], function=fn)
     if single:
         check(sum(t["iterations"] for t in single["threads"]) == 1, "the single run by one thread once")
-    sec = construct_at(doc, "sections", src, facts["sections_line"])
+    sec = construct_at(doc, "sections", src, facts["sections_line"], function=fn)
     if sec:
         check(sec["iterations"] == 2, "sections of 2")
 

@@ -5,19 +5,22 @@
  * thread 0; a named critical section thread 0 takes first and holds HOLD_MS while the
  * others ask for it LATE_MS later; a lock (initialised at lock_line) that thread 1 holds
  * HOLD_MS likewise; a single whose executor creates TASKS tasks of TASK_MS each and waits
- * for them (taskwait); sections of 2; a dynamic loop of DYN iterations. */
+ * for them (taskwait); sections of 2; a dynamic loop of DYN iterations. Then a reduction
+ * over a team of REDUCERS (libomp combines its partial results in a tree: REDUCERS - 1
+ * combining steps, each a reduction event) and a target region (on the host). */
 #include <omp.h>
 #include <stdio.h>
 
 #include "ompt_sleep.h"
 #include "ompt_stamp.h"
 
-#define LONG_MS 80
-#define HOLD_MS 100
-#define LATE_MS 10
-#define TASKS   8
-#define TASK_MS 10
-#define DYN     40
+#define LONG_MS  80
+#define HOLD_MS  100
+#define LATE_MS  10
+#define TASKS    8
+#define TASK_MS  10
+#define DYN      40
+#define REDUCERS 8
 
 static double loop_wait[4], barrier_wait[4], critical_wait[4], lock_wait[4];
 static double critical_held, lock_held, task_ms[TASKS];
@@ -108,6 +111,15 @@ int main(void)
             sum += i;
     }
     omp_destroy_lock(&lock);
+    long reduced = 0;
+    const int reduction_line = __LINE__ + 1;
+#pragma omp parallel for reduction(+ : reduced) num_threads(REDUCERS)
+    for (int i = 0; i < 10 * REDUCERS; i++)
+        reduced += i;
+    int on_target = 0;
+    const int target_line = __LINE__ + 1;
+#pragma omp target map(tofrom : on_target)
+    on_target = 1;
     double tasks = 0;
     for (int k = 0; k < TASKS; k++)
         tasks += task_ms[k];
@@ -115,10 +127,11 @@ int main(void)
            "\"set_line\": %d, \"single_line\": %d, \"task_line\": %d, \"taskwait_line\": %d, "
            "\"sections_line\": %d, \"dynamic_line\": %d, \"dyn\": %d, \"tasks\": %d, "
            "\"tasks_ms\": %.3f, \"critical_held_ms\": %.3f, \"lock_held_ms\": %.3f, "
-           "\"sum\": %g",
+           "\"sum\": %g, \"reduction_line\": %d, \"reducers\": %d, \"reduced\": %ld, "
+           "\"target_line\": %d, \"on_target\": %d",
            lock_line, loop_line, barrier_line, critical_line, set_line, single_line, task_line,
            taskwait_line, sections_line, dynamic_line, DYN, TASKS, tasks, critical_held, lock_held,
-           sum);
+           sum, reduction_line, REDUCERS, reduced, target_line, on_target);
     const char *names[] = {"loop_wait_ms", "barrier_wait_ms", "critical_wait_ms", "lock_wait_ms"};
     const double *values[] = {loop_wait, barrier_wait, critical_wait, lock_wait};
     for (int k = 0; k < 4; k++)
