@@ -323,8 +323,8 @@ struct omp_walk {
 static int omp_region(struct omp_walk *o, const struct trace_omp_span *sp)
 {
     const struct trace_omp_spans *s = &o->c->omp;
-    int named = sp->kind == TRACE_OMP_PARALLEL && sp->name >= 0 && sp->name < s->nnames &&
-                sp->name < TRACE_OMP_MAX_NAMES - TRACE_OMP_KINDS;
+    int named =
+        sp->name >= 0 && sp->name < s->nnames && sp->name < TRACE_OMP_MAX_NAMES - TRACE_OMP_KINDS;
     int *id = named ? &o->name_id[sp->name] : &o->kind_id[sp->kind % TRACE_OMP_KINDS];
     if (*id < 0 && o->c->nnames < (int)(sizeof o->c->names / sizeof o->c->names[0])) {
         *id = o->c->nnames;

@@ -19,6 +19,17 @@ static const enum trace_omp_role kind_role[TRACE_OMP_KINDS] = {
     [TRACE_OMP_TASKWAIT] = TRACE_OMP_ROLE_TASKWAIT,
     [TRACE_OMP_TASKGROUP] = TRACE_OMP_ROLE_TASKGROUP,
     [TRACE_OMP_EXPLICIT] = TRACE_OMP_ROLE_TASK,
+    [TRACE_OMP_LOOP] = TRACE_OMP_ROLE_LOOP,
+    [TRACE_OMP_SECTIONS] = TRACE_OMP_ROLE_SECTIONS,
+    [TRACE_OMP_SINGLE] = TRACE_OMP_ROLE_SINGLE,
+    [TRACE_OMP_WORKSHARE] = TRACE_OMP_ROLE_WORKSHARE,
+    [TRACE_OMP_CRITICAL] = TRACE_OMP_ROLE_CRITICAL,
+    [TRACE_OMP_LOCK] = TRACE_OMP_ROLE_LOCK,
+    [TRACE_OMP_ORDERED] = TRACE_OMP_ROLE_ORDERED,
+    [TRACE_OMP_ATOMIC] = TRACE_OMP_ROLE_ATOMIC,
+    [TRACE_OMP_REDUCTION] = TRACE_OMP_ROLE_REDUCTION,
+    [TRACE_OMP_MASKED] = TRACE_OMP_ROLE_MASKED,
+    [TRACE_OMP_TARGET] = TRACE_OMP_ROLE_TARGET,
 };
 
 const char *trace_omp_kind_name(int kind)
@@ -173,7 +184,7 @@ void trace_omp_spans_walk(const struct trace_omp_spans *s, trace_omp_emit fn, vo
 
 const char *trace_omp_span_name(const struct trace_omp_spans *s, const struct trace_omp_span *sp)
 {
-    if (sp->kind == TRACE_OMP_PARALLEL && sp->name >= 0 && sp->name < s->nnames)
+    if (sp->name >= 0 && sp->name < s->nnames) /* a parallel region's, a construct's */
         return s->name[sp->name];
     return trace_omp_kind_name(sp->kind);
 }
@@ -192,7 +203,7 @@ struct add_ctx {
 
 static int region_of(struct add_ctx *c, const struct trace_omp_span *sp)
 {
-    int named = sp->kind == TRACE_OMP_PARALLEL && sp->name >= 0 && sp->name < c->s->nnames;
+    int named = sp->name >= 0 && sp->name < c->s->nnames;
     int *id = named ? &c->name_id[sp->name] : &c->kind_id[sp->kind % TRACE_OMP_KINDS];
     if (*id == -2) {
         *id = trace_define_region(c->w, trace_omp_span_name(c->s, sp));
@@ -285,15 +296,14 @@ static int load_span(struct trace_omp_spans *s, const char *line, long pid, int 
     int kind;
     if (sscanf(line, "s %" SCNu32 " %d %" SCNd32 " %" SCNu64 " %" SCNu64 " %" SCNu64, &sp.thread,
                &kind, &sp.name, &sp.start, &sp.end, &sp.instance) != 6 ||
-        kind < 0 || kind >= TRACE_OMP_KINDS || sp.start > sp.end ||
-        (kind == TRACE_OMP_PARALLEL && (sp.name < -1 || sp.name >= nn)))
+        kind < 0 || kind >= TRACE_OMP_KINDS || sp.start > sp.end || sp.name < -1 || sp.name >= nn)
         return 0;
     sp.kind = (int16_t)kind;
     if (sp.instance) {
         sp.instance ^= (uint64_t)pid * 0x9E3779B97F4A7C15u;
         sp.instance += !sp.instance;
     }
-    if (kind == TRACE_OMP_PARALLEL && sp.name >= 0)
+    if (sp.name >= 0) /* a parallel region's or a construct's */
         sp.name += first;
     return trace_omp_spans_push(s, &sp) == 0;
 }

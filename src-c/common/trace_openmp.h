@@ -23,18 +23,31 @@ enum trace_omp_kind {
     TRACE_OMP_TASKWAIT,     /* "taskwait" */
     TRACE_OMP_TASKGROUP,    /* "taskgroup" (its end's wait) */
     TRACE_OMP_EXPLICIT,     /* "explicit task": an explicit task run by the thread */
+    /* The constructs (issue 73), each named "ROLE function (file:line)" by its name index
+     * (trace_region_type.h's roles, in their order). */
+    TRACE_OMP_LOOP,
+    TRACE_OMP_SECTIONS,
+    TRACE_OMP_SINGLE,
+    TRACE_OMP_WORKSHARE,
+    TRACE_OMP_CRITICAL,
+    TRACE_OMP_LOCK,
+    TRACE_OMP_ORDERED,
+    TRACE_OMP_ATOMIC,
+    TRACE_OMP_REDUCTION,
+    TRACE_OMP_MASKED,
+    TRACE_OMP_TARGET,
     TRACE_OMP_KINDS
 };
 
 #define TRACE_OMP_NAME_LEN 320 /* "function (file:line)", as the tool's file names it */
-/* The most names one process's slices take: its parallel regions (the tool's table,
- * ompt_regions.h's 1024) and the kinds'. */
-#define TRACE_OMP_MAX_NAMES (1024 + TRACE_OMP_KINDS)
+/* The most names one process's slices take: its parallel regions and constructs (the
+ * tool's tables, ompt_regions.h's and ompt_constructs.h's 1024 each) and the kinds'. */
+#define TRACE_OMP_MAX_NAMES (2048 + TRACE_OMP_KINDS)
 
 /* One slice: on OS thread `thread`, start .. end (ticks of mono_clock.h's tick_clock
  * until trace_omp_spans_to_mono), of instance `instance` of a parallel region (the same
  * number on the region's slice and its team's; 0: none known), kind, and for
- * TRACE_OMP_PARALLEL its name index. */
+ * TRACE_OMP_PARALLEL and the constructs' kinds its name index (-1: named by its kind). */
 struct trace_omp_span {
     uint64_t start, end, instance;
     uint32_t thread;

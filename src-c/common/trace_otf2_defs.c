@@ -152,6 +152,20 @@ static const OTF2_RegionRole omp_roles[TRACE_OMP_ROLES] = {
     [TRACE_OMP_ROLE_TASKWAIT] = OTF2_REGION_ROLE_TASK_WAIT,
     [TRACE_OMP_ROLE_TASKGROUP] = OTF2_REGION_ROLE_TASK_WAIT,
     [TRACE_OMP_ROLE_TASK] = OTF2_REGION_ROLE_TASK,
+    [TRACE_OMP_ROLE_LOOP] = OTF2_REGION_ROLE_LOOP,
+    [TRACE_OMP_ROLE_SECTIONS] = OTF2_REGION_ROLE_SECTIONS,
+    [TRACE_OMP_ROLE_SINGLE] = OTF2_REGION_ROLE_SINGLE,
+    [TRACE_OMP_ROLE_WORKSHARE] = OTF2_REGION_ROLE_WORKSHARE,
+    [TRACE_OMP_ROLE_CRITICAL] = OTF2_REGION_ROLE_CRITICAL,
+    /* a lock is mutual exclusion as a critical section is; OTF2 has no role of its own */
+    [TRACE_OMP_ROLE_LOCK] = OTF2_REGION_ROLE_CRITICAL,
+    [TRACE_OMP_ROLE_ORDERED] = OTF2_REGION_ROLE_ORDERED,
+    [TRACE_OMP_ROLE_ATOMIC] = OTF2_REGION_ROLE_ATOMIC,
+    /* the team's partial results combined: a collective of the team's threads */
+    [TRACE_OMP_ROLE_REDUCTION] = OTF2_REGION_ROLE_COLL_OTHER,
+    [TRACE_OMP_ROLE_MASKED] = OTF2_REGION_ROLE_MASTER,
+    /* offloaded code: OTF2 has no role for it */
+    [TRACE_OMP_ROLE_TARGET] = OTF2_REGION_ROLE_CODE,
 };
 
 /* A region by its type: an MPI call a function of MPI, an OpenMP slice its role of

@@ -6,16 +6,23 @@
 /* The regions' names of the roles: what the slices of each kind are called in a trace
  * (trace_omp_kind_name gives them; a parallel region's own name is its site's). */
 static const char *const role_regions[TRACE_OMP_ROLES] = {
-    "parallel region", "implicit task", "barrier",      "join",
-    "taskwait",        "taskgroup",     "explicit task"};
+    "parallel region", "implicit task", "barrier", "join",     "taskwait",
+    "taskgroup",       "explicit task", "loop",    "sections", "single",
+    "workshare",       "critical",      "lock",    "ordered",  "atomic",
+    "reduction",       "masked",        "target"};
 
 static const char *const role_names[TRACE_OMP_ROLES] = {
-    "parallel", "implicit_task", "barrier", "implicit_barrier", "taskwait", "taskgroup", "task"};
+    "parallel", "implicit_task", "barrier",  "implicit_barrier", "taskwait",  "taskgroup",
+    "task",     "loop",          "sections", "single",           "workshare", "critical",
+    "lock",     "ordered",       "atomic",   "reduction",        "masked",    "target"};
 
 /* The JSON categories, "openmp." and the role's name (the schema's enum lists them). */
 static const char *const role_cats[TRACE_OMP_ROLES] = {
-    "openmp.parallel", "openmp.implicit_task", "openmp.barrier", "openmp.implicit_barrier",
-    "openmp.taskwait", "openmp.taskgroup",     "openmp.task"};
+    "openmp.parallel", "openmp.implicit_task", "openmp.barrier",   "openmp.implicit_barrier",
+    "openmp.taskwait", "openmp.taskgroup",     "openmp.task",      "openmp.loop",
+    "openmp.sections", "openmp.single",        "openmp.workshare", "openmp.critical",
+    "openmp.lock",     "openmp.ordered",       "openmp.atomic",    "openmp.reduction",
+    "openmp.masked",   "openmp.target"};
 
 const char *trace_region_omp_name(enum trace_omp_role role)
 {
@@ -62,12 +69,25 @@ struct trace_region_type trace_region_type_of(const char *name)
         t.paradigm = TRACE_REGION_MPI;
         return t;
     }
-    for (int k = 0; k < TRACE_OMP_ROLES; k++)
-        if (strcmp(name, role_regions[k]) == 0) {
+    for (int k = 0; k < TRACE_OMP_ROLES; k++) {
+        size_t n = strlen(role_regions[k]);
+        if (strncmp(name, role_regions[k], n) != 0)
+            continue;
+        /* the role's own slices, or a construct's "ROLE function (file:line)" (its site
+         * where the name has one; "ROLE (no code address)"); never a parallel region
+         * forked in a function of the role's name, "single (a.c:3)" */
+        size_t len = strlen(name);
+        const char *rest = name + n + (name[n] == ' ');
+        if (name[n] == '\0' ||
+            (k >= TRACE_OMP_ROLE_LOOP && name[n] == ' ' && len > n + 2 && name[len - 1] == ')' &&
+             (rest[0] != '(' || strcmp(rest, "(no code address)") == 0))) {
+            if (name[n])
+                parallel_site(name + n + 1, &t);
             t.paradigm = TRACE_REGION_OPENMP;
             t.role = (enum trace_omp_role)k;
             return t;
         }
+    }
     if (parallel_site(name, &t))
         t.paradigm = TRACE_REGION_OPENMP; /* role: TRACE_OMP_ROLE_PARALLEL */
     return t;

@@ -11,6 +11,7 @@
 #include "mono_clock.h"
 #include "ompt_construct_callbacks.h"
 #include "ompt_constructs.h"
+#include "ompt_spans.h"
 
 /* An explicit task's data: its creating site's construct index + 1 under TASK_TAG
  * (never the implicit tasks' mark, ompt_callbacks.c). */
@@ -53,6 +54,17 @@ static struct ompt_cacc *pair(struct ompt_thread *th, struct ompt_frame *f, int 
     if (th->depth > OMPT_DEPTH_MAX || (f && !f->acc))
         return NULL;
     return pair_of(th, f, ompt_construct_index(kind, codeptr, f ? f->acc->region - 1 : -1));
+}
+
+/* A construct's trace slice begun on th's log (-1: none: no trace, or a kind without). */
+static int64_t slice_begin(struct ompt_thread *th, struct ompt_frame *f, const struct ompt_cacc *c)
+{
+    if (!ompt_spans_on || !c)
+        return -1;
+    uintptr_t address;
+    int region;
+    int kind = ompt_construct_trace_kind(ompt_construct_at(c->construct - 1, &address, &region));
+    return kind < 0 ? -1 : ompt_span_begin(&th->spans, kind, c->construct - 1, f ? f->instance : 0);
 }
 
 static int work_kind(ompt_work_t type, unsigned *schedule)
@@ -115,9 +127,12 @@ void ompt_on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_da
             if (schedule)
                 ompt_construct_add_schedule(s->work->construct - 1, schedule);
             s->work_begin_ns = now;
+            s->work_span = slice_begin(th, f, s->work);
         }
     } else if (endpoint == ompt_scope_end && s->work) {
         s->work->time_ns += now - s->work_begin_ns;
+        if (ompt_spans_on)
+            ompt_span_end(th->spans, s->work_span);
         s->after_work = s->work; /* the barrier that follows, if any, is its wait */
         s->work = NULL;
     }
@@ -183,7 +198,11 @@ void ompt_on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int im
         const void *init = ompt_lock_site(wait_id);
         site = init ? init : codeptr_ra;
     }
-    th->acquiring = k ? pair(th, ompt_thread_frame(th), k, site) : NULL;
+    struct ompt_frame *f = ompt_thread_frame(th);
+    th->acquiring = k ? pair(th, f, k, site) : NULL;
+    /* a test's slice begins where it took the lock: one that fails reports no more */
+    int test = kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
+    th->acquire_span = test ? -1 : slice_begin(th, f, th->acquiring);
     th->acquire_begin_ns = mono_clock_ns();
     ompt_thread_publish(th);
 }
@@ -202,7 +221,11 @@ void ompt_on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const voi
     if (th->held_n < OMPT_HELD_MAX) {
         th->held[th->held_n].wait_id = wait_id;
         th->held[th->held_n].c = c;
+        th->held[th->held_n].span =
+            th->acquire_span >= 0 ? th->acquire_span : slice_begin(th, ompt_thread_frame(th), c);
         th->held[th->held_n++].since_ns = now;
+    } else if (ompt_spans_on) {
+        ompt_span_end(th->spans, th->acquire_span); /* held past the bound: no release seen */
     }
     ompt_thread_publish(th);
 }
@@ -217,6 +240,8 @@ void ompt_on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const voi
         if (th->held[i].wait_id != wait_id)
             continue;
         th->held[i].c->time_ns += mono_clock_ns() - th->held[i].since_ns;
+        if (ompt_spans_on)
+            ompt_span_end(th->spans, th->held[i].span);
         th->held[i] = th->held[--th->held_n]; /* order does not matter: found by id */
         break;
     }
@@ -301,8 +326,11 @@ static void timed(int kind, ompt_scope_endpoint_t endpoint, const void *codeptr,
         if (*open)
             (*open)->entries++;
         *begin = now;
+        s->timed_span[which] = slice_begin(th, f, *open);
     } else if (endpoint == ompt_scope_end && *open) {
         (*open)->time_ns += now - *begin;
+        if (ompt_spans_on)
+            ompt_span_end(th->spans, s->timed_span[which]);
         *open = NULL;
     }
     ompt_thread_publish(th);

@@ -81,6 +81,18 @@ static void source_function(struct ompt_name *n, const struct ompt_name *region)
         snprintf(n->name, sizeof n->name, "%s", n->function);
 }
 
+void ompt_construct_name(struct symbolizer *sym, int i, struct ompt_name *n)
+{
+    uintptr_t address;
+    int region;
+    struct ompt_name forks;
+    ompt_construct_at(i, &address, &region);
+    ompt_name_of(sym, address, n);
+    if (region >= 0)
+        ompt_name_of(sym, ompt_region_address(region), &forks);
+    source_function(n, region >= 0 ? &forks : NULL);
+}
+
 void ompt_construct_rows_free(struct ompt_construct_rows *c)
 {
     for (int i = 0; c->rows && i < c->n; i++)

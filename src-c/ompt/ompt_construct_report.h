@@ -30,6 +30,9 @@ OMPT_HIDDEN int ompt_constructs_merge(struct ompt_construct_rows *out, struct sy
                                       const struct ompt_merged *m, const struct ompt_name *names);
 OMPT_HIDDEN void ompt_construct_rows_free(struct ompt_construct_rows *c);
 
+/* Construct i named (as the file names it: by the function the source wrote it in). */
+OMPT_HIDDEN void ompt_construct_name(struct symbolizer *sym, int i, struct ompt_name *n);
+
 struct jw;
 /* "constructs" (an array) into the object w writes (null when out of memory); names are
  * the merged regions' (m's order). */

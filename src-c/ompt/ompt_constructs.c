@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "ompt_constructs.h"
+#include "trace_openmp.h"
 
 #define ADDRESS_BITS 48
 #define ADDRESS_MASK ((1ULL << ADDRESS_BITS) - 1)
@@ -138,4 +139,38 @@ void ompt_construct_count_drop(void)
 uint64_t ompt_construct_drops(void)
 {
     return atomic_load_explicit(&dropped, memory_order_relaxed);
+}
+
+int ompt_construct_trace_kind(int kind)
+{
+    switch (kind) {
+    case OMPT_C_LOOP:
+    case OMPT_C_DISTRIBUTE:
+    case OMPT_C_TASKLOOP:
+        return TRACE_OMP_LOOP;
+    case OMPT_C_SECTIONS:
+        return TRACE_OMP_SECTIONS;
+    case OMPT_C_SINGLE:
+        return TRACE_OMP_SINGLE;
+    case OMPT_C_WORKSHARE:
+    case OMPT_C_SCOPE:
+        return TRACE_OMP_WORKSHARE;
+    case OMPT_C_CRITICAL:
+        return TRACE_OMP_CRITICAL;
+    case OMPT_C_LOCK:
+    case OMPT_C_NEST_LOCK:
+        return TRACE_OMP_LOCK;
+    case OMPT_C_ORDERED:
+        return TRACE_OMP_ORDERED;
+    case OMPT_C_ATOMIC:
+        return TRACE_OMP_ATOMIC;
+    case OMPT_C_REDUCTION:
+        return TRACE_OMP_REDUCTION;
+    case OMPT_C_MASKED:
+        return TRACE_OMP_MASKED;
+    case OMPT_C_TARGET:
+        return TRACE_OMP_TARGET;
+    default:
+        return -1;
+    }
 }

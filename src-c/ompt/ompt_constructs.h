@@ -63,6 +63,9 @@ OMPT_HIDDEN unsigned ompt_construct_schedules(int i);
  * Lock-free. */
 OMPT_HIDDEN void ompt_lock_site_set(uint64_t id, const void *codeptr);
 OMPT_HIDDEN const void *ompt_lock_site(uint64_t id);
+/* The trace slice kind of a construct kind (trace_openmp.h's TRACE_OMP_LOOP ...), -1
+ * for those whose waits are slices of their own (task, taskwait, taskgroup, barrier). */
+OMPT_HIDDEN int ompt_construct_trace_kind(int kind);
 /* Encounters of constructs past the table (relaxed), for the report's not_measured. */
 OMPT_HIDDEN void ompt_construct_count_drop(void);
 OMPT_HIDDEN uint64_t ompt_construct_drops(void);

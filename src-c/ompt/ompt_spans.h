@@ -22,7 +22,8 @@ struct ompt_span {
     uint64_t start;
     _Atomic uint64_t end; /* 0: open */
     uint64_t instance;    /* the parallel region's instance (parallel_data's value) */
-    int32_t region;       /* TRACE_OMP_PARALLEL: the region's index, -1: dropped */
+    int32_t region;       /* TRACE_OMP_PARALLEL: the region's index, -1: dropped; a
+                           * construct's kind: the construct's index */
     _Atomic int16_t kind; /* enum trace_omp_kind (a barrier becomes the join at the task's end) */
 };
 

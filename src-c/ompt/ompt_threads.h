@@ -71,11 +71,13 @@ struct ompt_cacc {
 
 /* The constructs open in a task (or, outside any parallel region, in the thread). */
 struct ompt_construct_state {
-    struct ompt_cacc *work; /* the worksharing construct running, its begin */
+    struct ompt_cacc *work; /* the worksharing construct running, its begin, its slice */
     uint64_t work_begin_ns;
+    int64_t work_span;
     struct ompt_cacc *after_work; /* the one that ended last: the barrier next is its wait */
     struct ompt_cacc *timed[3];   /* a reduction, masked or target region open, its begin */
     uint64_t timed_begin_ns[3];
+    int64_t timed_span[3];
 };
 
 /* An implicit task the thread runs now, and the sync region it is in. The last sync
@@ -146,11 +148,13 @@ struct ompt_thread {
     struct ompt_construct_state serial_cs;
     struct ompt_cacc *acquiring;
     uint64_t acquire_begin_ns;
+    int64_t acquire_span; /* its slice: from the acquire to the release */
     int held_n;
     struct {
         uint64_t wait_id;
         struct ompt_cacc *c;
         uint64_t since_ns;
+        int64_t span;
     } held[OMPT_HELD_MAX];
     struct ompt_cacc *xtask;
     uint64_t xtask_begin_ns;

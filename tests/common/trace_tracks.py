@@ -64,15 +64,40 @@ OMP_KINDS = {"parallel region": ("openmp.parallel", "PARALLEL"),
              "explicit task": ("openmp.task", "TASK")}
 
 
+#: The constructs' slices (issue 73), named "ROLE function (file:line)" or "ROLE (no code
+#: address)": each role's JSON category and OTF2 role.
+CONSTRUCT_ROLES = {"loop": ("openmp.loop", "LOOP"), "sections": ("openmp.sections", "SECTIONS"),
+                   "single": ("openmp.single", "SINGLE"), "workshare": ("openmp.workshare", "WORKSHARE"),
+                   "critical": ("openmp.critical", "CRITICAL"), "lock": ("openmp.lock", "CRITICAL"),
+                   "ordered": ("openmp.ordered", "ORDERED"), "atomic": ("openmp.atomic", "ATOMIC"),
+                   "reduction": ("openmp.reduction", "COLL_OTHER"), "masked": ("openmp.masked", "MASTER"),
+                   "target": ("openmp.target", "CODE")}
+
+
+def construct_type(name):
+    """A construct slice's (JSON category, OTF2 role, source file, begin line), or None
+    for another region (a parallel region forked in a function named as a role has no
+    function between the role and its site)."""
+    role, _, rest = name.partition(" ")
+    if role not in CONSTRUCT_ROLES or not rest.endswith(")") or (
+            rest.startswith("(") and rest != "(no code address)"):
+        return None
+    m = re.match(r"^(.+?) \((.+):(\d{1,9})\)$", rest)
+    return CONSTRUCT_ROLES[role] + ((m.group(2), int(m.group(3))) if m else ("", 0))
+
+
 def region_type(name):
     """(JSON category, OTF2 role, OTF2 paradigm, source file, begin line) the writer gives
     a region named name (src-c/common/trace_region_type.c): an MPI call's, an OpenMP
-    kind's, a parallel region's "function (file:line)" (the file from the first " ("),
-    or the user's."""
+    kind's, a construct's "ROLE function (file:line)", a parallel region's "function
+    (file:line)" (the file from the first " ("), or the user's."""
     if name.startswith("MPI_"):
         return ("mpi", "FUNCTION", "MPI", "", 0)
     if name in OMP_KINDS:
         return OMP_KINDS[name] + ("OPENMP", "", 0)
+    c = construct_type(name)
+    if c:
+        return c[:2] + ("OPENMP",) + c[2:]
     m = re.match(r"^(.+?) \((.+):(\d{1,9})\)$", name)
     if m:
         return ("openmp.parallel", "PARALLEL", "OPENMP", m.group(2), int(m.group(3)))

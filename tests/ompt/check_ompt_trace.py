@@ -28,6 +28,13 @@ ompt_trace.c / ompt_trace.f90, whose region forks 3 instances of 4 threads.
              inside an implicit task of its track; one "taskwait" and one "taskgroup"
              inside the single thread's implicit task; each thread's explicit "barrier"
              inside its implicit task; 2 joins.
+  constructs papi_run --trace json (and otf2 where otf2-print is) on ompt_constructs
+             (issue 73): each construct a slice per thread that met it, named "ROLE
+             main (file:line)" at its line, typed by its role (openmp.critical, .lock,
+             .loop, .single, .sections, .reduction; OTF2's CRITICAL, LOOP, SINGLE,
+             SECTIONS, COLL_OTHER with its file and line): 4 critical, 4 lock, 4 of each
+             loop, 4 single, 4 sections, and the reduction's 7 combining steps, each
+             inside an implicit task of its track.
 A libgomp program runs under libomp (papi_run does it; region_api preloads it)."""
 import argparse
 import glob
@@ -133,6 +140,7 @@ def typed_json(path, facts, what):
     region of the region API) region."""
     cats = trace_tracks.categories_json(path)
     want = {n: {trace_tracks.OMP_KINDS[n][0] if n in trace_tracks.OMP_KINDS else
+                trace_tracks.construct_type(n)[0] if trace_tracks.construct_type(n) else
                 "openmp.parallel" if omp_site(n, facts) else "region"} for n in cats}
     bad = {n: sorted(c) for n, c in cats.items() if c != want[n]}
     check(not bad and any(n in trace_tracks.OMP_KINDS for n in cats),
@@ -149,6 +157,9 @@ def typed_otf2(anchor, facts, otf2_print, what):
     for n, (role, paradigm, path, line) in regs.items():
         if n in trace_tracks.OMP_KINDS:
             ok = (role, paradigm, path, line) == (trace_tracks.OMP_KINDS[n][1], "OPENMP", "", 0)
+        elif trace_tracks.construct_type(n):
+            c = trace_tracks.construct_type(n)
+            ok = (role, paradigm, path, line) == (c[1], "OPENMP", c[2], c[3])
         elif omp_site(n, facts):
             ok = (role, paradigm, path, line) == ("PARALLEL", "OPENMP") + omp_site(n, facts)
         else:
@@ -352,9 +363,46 @@ def case_tasks(args, tmp):
             typed_otf2(os.path.join(path, "traces.otf2"), facts, args.otf2_print, "otf2 tasks")
 
 
+def case_constructs(args, tmp):
+    _, facts, path = papi_run_trace(args, tmp, "json", base_env(args))
+    if not path:
+        return
+    schema_ok(path)
+    typed_json(path, facts, "json")
+    tracks = one_rank(trace_tracks.from_json(path))
+    nested_ok(tracks)
+    f = facts.get("file", "ompt_constructs.c")
+
+    def of(role, line=None):
+        return [(t, s) for t, sl in tracks.items() for s in sl
+                if s[0].startswith(role + " ") and (line is None or at_line(s[0].split(" ", 1)[1], f, line))]
+
+    want = {"critical": (facts.get("critical_line"), 4), "lock": (facts.get("lock_line"), 4),
+            "loop": (facts.get("loop_line"), 4), "single": (facts.get("single_line"), 4),
+            "sections": (facts.get("sections_line"), 4)}
+    for role, (line, n) in want.items():
+        got = of(role, line)
+        check(len(got) == n, "%d %s slices at line %s (%d)" % (n, role, line, len(got)))
+    check(len(of("loop", facts.get("dynamic_line"))) == 4, "4 slices of the dynamic loop")
+    red = of("reduction")
+    check(len(red) == facts.get("reducers", 0) - 1, "the reduction's %d combining steps (%d)"
+          % (facts.get("reducers", 0) - 1, len(red)))
+    tasks = [(t, s) for t, sl in tracks.items() for s in sl if s[0] == "implicit task"]
+    loose = [s for role in CONSTRUCT_SLICES for t, s in of(role)
+             if not any(u == t and inside(s, x) for u, x in tasks)]
+    check(not loose, "every construct's slice inside an implicit task of its track (%s)" % (loose[:2] or "all"))
+    if args.otf2_print and args.otf2_print != "none":
+        _, facts, path = papi_run_trace(args, tmp, "otf2", base_env(args))
+        if path:
+            typed_otf2(os.path.join(path, "traces.otf2"), facts, args.otf2_print, "otf2 constructs")
+
+
+CONSTRUCT_SLICES = ("critical", "lock", "loop", "single", "sections", "reduction")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=["papi_run", "region_api", "drops", "nested", "tasks"])
+    ap.add_argument("case", choices=["papi_run", "region_api", "drops", "nested", "tasks", "constructs"])
     ap.add_argument("program")
     ap.add_argument("--papi-run")
     ap.add_argument("--tool-dir")
@@ -368,7 +416,7 @@ def main():
              % os.path.basename(args.program))
     tmp = tempfile.mkdtemp(prefix="ompt_trace_")
     {"papi_run": case_papi_run, "region_api": case_region_api, "drops": case_drops,
-     "nested": case_nested, "tasks": case_tasks}[args.case](args, tmp)
+     "nested": case_nested, "tasks": case_tasks, "constructs": case_constructs}[args.case](args, tmp)
     return verdict("ompt_trace " + args.case, scratch=tmp)
 
 

@@ -123,15 +123,16 @@ int main(void)
     double tasks = 0;
     for (int k = 0; k < TASKS; k++)
         tasks += task_ms[k];
-    printf("{\"lock_line\": %d, \"loop_line\": %d, \"barrier_line\": %d, \"critical_line\": %d, "
+    printf("{\"file\": \"%s\", \"lock_line\": %d, \"loop_line\": %d, \"barrier_line\": %d, "
+           "\"critical_line\": %d, "
            "\"set_line\": %d, \"single_line\": %d, \"task_line\": %d, \"taskwait_line\": %d, "
            "\"sections_line\": %d, \"dynamic_line\": %d, \"dyn\": %d, \"tasks\": %d, "
            "\"tasks_ms\": %.3f, \"critical_held_ms\": %.3f, \"lock_held_ms\": %.3f, "
            "\"sum\": %g, \"reduction_line\": %d, \"reducers\": %d, \"reduced\": %ld, "
            "\"target_line\": %d, \"on_target\": %d",
-           lock_line, loop_line, barrier_line, critical_line, set_line, single_line, task_line,
-           taskwait_line, sections_line, dynamic_line, DYN, TASKS, tasks, critical_held, lock_held,
-           sum, reduction_line, REDUCERS, reduced, target_line, on_target);
+           __FILE__, lock_line, loop_line, barrier_line, critical_line, set_line, single_line,
+           task_line, taskwait_line, sections_line, dynamic_line, DYN, TASKS, tasks, critical_held,
+           lock_held, sum, reduction_line, REDUCERS, reduced, target_line, on_target);
     const char *names[] = {"loop_wait_ms", "barrier_wait_ms", "critical_wait_ms", "lock_wait_ms"};
     const double *values[] = {loop_wait, barrier_wait, critical_wait, lock_wait};
     for (int k = 0; k < 4; k++)

@@ -203,6 +203,16 @@ static void test_types(void)
     typed("taskwait", "openmp.taskwait", TRACE_OMP_ROLE_TASKWAIT, "", 0);
     typed("taskgroup", "openmp.taskgroup", TRACE_OMP_ROLE_TASKGROUP, "", 0);
     typed("explicit task", "openmp.task", TRACE_OMP_ROLE_TASK, "", 0);
+    /* the constructs (issue 73): "ROLE function (file:line)" */
+    typed("loop main (a.c:46)", "openmp.loop", TRACE_OMP_ROLE_LOOP, "a.c", 46);
+    typed("critical f (/x y/b.c:9)", "openmp.critical", TRACE_OMP_ROLE_CRITICAL, "/x y/b.c", 9);
+    typed("lock main (a.c:37)", "openmp.lock", TRACE_OMP_ROLE_LOCK, "a.c", 37);
+    typed("reduction (no code address)", "openmp.reduction", TRACE_OMP_ROLE_REDUCTION, "", 0);
+    typed("target", "openmp.target", TRACE_OMP_ROLE_TARGET, "", 0);
+    /* a parallel region forked in a function named as a role is the region's */
+    typed("single (a.c:3)", "openmp.parallel", TRACE_OMP_ROLE_PARALLEL, "a.c", 3);
+    typed("critical main", "region", 0, "", 0);
+    typed("loop (x)", "region", 0, "", 0);
     typed("MPI_Send", "mpi", 0, "", 0);
     typed("MPI_x (a.c:3)", "mpi", 0, "", 0);
     typed("iterations", "region", 0, "", 0);
@@ -235,7 +245,9 @@ int main(int argc, char **argv)
     CHECK(trace_omp_spans_load(none, &s, why, sizeof why) == 1 && s.n == 0,
           "a missing file: 1, nothing");
     bad_file(argv[1], "omp_spans 1 0 2 0\ns 1 1 -1 10 20 0\n", -1, "line 3: the block ends early");
-    bad_file(argv[1], "omp_spans 1 0 1 0\ns 1 9 -1 10 20 0\n", -1, "line 2: expected a slice");
+    bad_file(argv[1], "omp_spans 1 0 1 0\ns 1 99 -1 10 20 0\n", -1, "line 2: expected a slice");
+    /* a construct's slice names a name of its block, as a parallel region's does */
+    bad_file(argv[1], "omp_spans 1 0 1 0\ns 1 8 0 10 20 0\n", -1, "line 2: expected a slice");
     bad_file(argv[1], "omp_spans 1 0 1 0\ns 1 1 -1 30 20 0\n", -1, "line 2: expected a slice");
     bad_file(argv[1], "omp_spans 1 1 1 0\nn r\ns 1 0 4 10 20 0\n", -1, "line 3: expected a slice");
     bad_file(argv[1], "gpu_ops 1 0 0 0\n", -1, "line 1: expected 'omp_spans");
