@@ -247,13 +247,19 @@ static int opens_with(const char *name)
     return ret;
 }
 
-/* name among the counted events, or (may_add) added to them when the set still opens
- * with it. */
+/* name among the counted events (by name, or the same event by another name: the
+ * metrics' evaluation finds it by its code), or (may_add) added to them when the set still
+ * opens with it. */
 static int have_event(const char *name, int may_add)
 {
     struct pmpi_events *ev = pmpi_events_edit();
+    int code = 0, other = 0;
+    if (PAPI_event_name_to_code(name, &code) != PAPI_OK)
+        code = 0;
     for (int e = 0; e < ev->nevents; e++)
-        if (strcmp(ev->event_names[e], name) == 0)
+        if (strcmp(ev->event_names[e], name) == 0 ||
+            (code && PAPI_event_name_to_code(ev->event_names[e], &other) == PAPI_OK &&
+             other == code))
             return 1;
     if (!may_add || ev->nevents == PMPI_MAX_EVENTS || strlen(name) >= PMPI_NAME_LEN)
         return 0;

@@ -55,7 +55,8 @@ int PAPIM_get_group_info(int index, PAPIM_group_info_t *info);
  * names, duplicates dropped: *count of them written, at most max. */
 int PAPIM_expand(const char *list, char names[][PAPI_MIN_STR_LEN], int max, int *count);
 /* The value of metric name from the counts of its events: n event names with their
- * values (summed over whatever the caller sums; extra events are ignored) and the
+ * values (summed over whatever the caller sums; extra events are ignored; a formula's
+ * event found by its name, else by another name of the same event) and the
  * seconds they were counted over. PAPI_EINVAL with the reason in PAPI_strerror_detail
  * for a missing event, a zero denominator or time, PAPI_ENOEVNT for an unknown name. */
 int PAPIM_evaluate(const char *name, int n, const char *const event_names[],

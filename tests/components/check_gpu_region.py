@@ -2,12 +2,13 @@
 """A GPU component's events per region through the region API: run `PROG region` (a test
 linked with a vendor library's double, first on LD_LIBRARY_PATH) with PAPI_EVENTS naming
 the events, and check the region "gpu_work" of its report holds the exact values.
-    check_gpu_region.py [--ranks MPIRUN N] PROG LIBDIR FSROOT|- EVENT@VALUE@UNITS...
+    check_gpu_region.py [--ranks MPIRUN N] [--env NAME=VALUE]... PROG LIBDIR FSROOT|- EVENT@VALUE@UNITS...
 EVENT as PAPI_EVENTS takes it (energy counted over the region; `power=instant`: the
 reading at the region's end); VALUE the double's rewritten difference or reading, or
 LO..HI where the region's real length bounds it (a counter over real time); UNITS
 the unit event_definitions must give it, as papi_native_avail does, with "scope":
-"device" (a GPU's value is the same for every thread). With
+"device" (a GPU's value is the same for every thread). --env passes a variable the
+double reads (PAPI_TEST_CUPTI_PROFILER: the others starting with PAPI_ are not passed). With
 --ranks the program runs as N MPI ranks (MPIRUN -np N) and every rank's report must hold
 the values (each rank's own reading of its device). Every report is checked against
 region.schema.json."""
@@ -58,6 +59,11 @@ def main():
     args, launch, nranks = sys.argv[1:], [], 1
     if args[0] == "--ranks":
         launch, nranks, args = [args[1], "-np", args[2]], int(args[2]), args[3:]
+    extra = {}
+    while args[0] == "--env":
+        name, _, value = args[1].partition("=")
+        extra[name] = value
+        args = args[2:]
     prog, libdir, fsroot = args[:3]
     want = [a.split("@") for a in args[3:]]
     failures = 0
@@ -65,6 +71,7 @@ def main():
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
         env.update(PAPI_EVENTS=",".join(w[0] for w in want), PAPI_OUTPUT_DIRECTORY=out,
                    LD_LIBRARY_PATH=libdir)
+        env.update(extra)
         if fsroot != "-":
             env["PAPI_FSROOT"] = fsroot
         p = subprocess.run(launch + [prog, "region"], env=env, capture_output=True, text=True,

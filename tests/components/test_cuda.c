@@ -14,6 +14,9 @@
  *   shutdown    PAPI_shutdown with a set counting: the profiler disabled, no crash
  *   lost        a range lost while counting (the double's decode fails): said at that
  *               read and the next (no stale count), the set stopped all the same
+ *   metrics     the named GPU metrics (GPU_FP64_FLOPS ... GPU_IPC) exact from the counts
+ *               cuda_metrics.txt stages; metrics_nodevice: unresolved, with the reason
+ *   region      two regions of the region API (PAPI_EVENTS=cuda:::..., check_gpu_region.py)
  *   multipass | privileges | busy | nocontext
  *               the add refused with its one-line reason: the passes a metric needs, the
  *               admin-only restriction with its fix, another profiler on the device, a
@@ -28,6 +31,7 @@
 
 #include "expect_reason.h"
 #include "papi.h"
+#include "papi_metrics.h"
 #include "scratch_cache.h"
 #include "papi_test.h"
 
@@ -339,6 +343,78 @@ static void mode_threads(void)
     CHECK_EQ_LL(cuda_double_contexts_created(), 0);
 }
 
+/* The named GPU metrics from the cuda counters (papi_metrics.csv's GPU_CUDA group) on the
+ * counts cuda_metrics.txt stages for device 0's first range: each metric's events in a set
+ * of their own, one range (start to stop), evaluated over 0.5 s. The wants are the
+ * formulas worked by hand over the staged numbers. */
+static void mode_metrics(void)
+{
+    init_or_die();
+    cuda_double_make_current(0);
+    const struct {
+        const char *name;
+        int events;
+        double want;
+    } m[] = {{"GPU_FP64_FLOPS", 3, (1000 + 2000 + 2 * 3000) / 0.5}, /* dadd, dmul, 2 x dfma */
+             {"GPU_FP32_FLOPS", 3, (400 + 600 + 2 * 2500) / 0.5},   /* fadd, fmul, 2 x ffma */
+             {"GPU_DRAM_BYTES", 1, 1048576},
+             {"GPU_DRAM_READ_BW", 1, 786432 / 0.5},
+             {"GPU_DRAM_WRITE_BW", 1, 262144 / 0.5},
+             {"GPU_ACHIEVED_OCCUPANCY", 2, 100.0 * 384000 / 768000}, /* warps / their most */
+             {"GPU_IPC", 2, 30000.0 / 12000}};                       /* inst / active cycles */
+    static PAPIM_metric_info_t info;
+    for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
+        CHECK_RET(PAPIM_query_metric(m[k].name, &info), PAPI_OK);
+        printf("%s [%s] = %s: resolved %d, countable %d%s%s\n", info.name, info.unit, info.formula,
+               info.resolved, info.countable, info.reason[0] ? ": " : "", info.reason);
+        CHECK(info.resolved && info.countable && info.num_events == m[k].events,
+              "%s: resolved %d, countable %d, %d events", m[k].name, info.resolved, info.countable,
+              info.num_events);
+        int es = PAPI_NULL;
+        long long v[PAPIM_MAX_EVENTS] = {0};
+        CHECK_RET(PAPI_create_eventset(&es), PAPI_OK);
+        for (int i = 0; i < info.num_events; i++)
+            CHECK_RET(PAPI_add_named_event(es, info.event_names[i]), PAPI_OK);
+        CHECK_RET(PAPI_start(es), PAPI_OK); /* a new profiler object: its range 1 */
+        CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+        double got = -1;
+        CHECK_RET(PAPIM_evaluate_eventset(m[k].name, es, v, 0.5, &got), PAPI_OK);
+        printf("  %s = %.17g (want %.17g)\n", m[k].name, got, m[k].want);
+        CHECK(got == m[k].want, "%s is %.17g, want %.17g", m[k].name, got, m[k].want);
+        free_set(&es);
+    }
+    CHECK_EQ_LL(cuda_double_contexts_created(), 0);
+}
+
+/* No CUDA device (the driver double's nodevice mode): each GPU_CUDA metric listed,
+ * unresolved, its reason naming the event and why the component is disabled. */
+static void mode_metrics_nodevice(void)
+{
+    init_or_die();
+    static PAPIM_metric_info_t info;
+    const char *names[] = {"GPU_FP64_FLOPS", "GPU_DRAM_BYTES", "GPU_ACHIEVED_OCCUPANCY", "GPU_IPC"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        CHECK_RET(PAPIM_query_metric(names[k], &info), PAPI_OK);
+        printf("%s: resolved %d: %s\n", names[k], info.resolved, info.reason);
+        CHECK(!info.resolved && !info.countable && strstr(info.reason, "cuda:::") &&
+                  strstr(info.reason, "component cuda is disabled") &&
+                  strstr(info.reason, "no NVIDIA device"),
+              "%s: resolved %d, reason '%s'", names[k], info.resolved, info.reason);
+    }
+}
+
+/* Two regions of the region API on device 0, its events from PAPI_EVENTS
+ * (check_gpu_region.py checks gpu_work's values in the report). */
+static void mode_region(void)
+{
+    cuda_double_make_current(0);
+    CHECK_RET(PAPI_hl_region_begin("gpu_first"), PAPI_OK);
+    CHECK_RET(PAPI_hl_region_end("gpu_first"), PAPI_OK);
+    CHECK_RET(PAPI_hl_region_begin("gpu_work"), PAPI_OK);
+    CHECK_RET(PAPI_hl_region_end("gpu_work"), PAPI_OK);
+    CHECK_EQ_LL(cuda_double_contexts_created(), 0);
+}
+
 static void refused(const char *event, int code, const char *words, const char *words2)
 {
     int es = PAPI_NULL;
@@ -395,6 +471,12 @@ int main(int argc, char **argv)
         mode_lost();
     else if (strcmp(mode, "shutdown") == 0)
         mode_shutdown();
+    else if (strcmp(mode, "metrics") == 0)
+        mode_metrics();
+    else if (strcmp(mode, "metrics_nodevice") == 0)
+        mode_metrics_nodevice();
+    else if (strcmp(mode, "region") == 0)
+        mode_region();
     else
         mode_refused(mode);
     remove_cache();

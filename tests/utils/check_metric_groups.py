@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """check_metric_groups.py PAPI_METRIC_AVAIL MACHINES: papi_metric_avail lists the metric
 groups (name, metrics, description) in its text output and in --json, exactly as the
-table defines them: on this machine (the generic table's seven groups, whatever the CPU
-the table for it adds) and on a recorded Sapphire Rapids (spr_node: ten groups, MEM
+table defines them: on this machine (the generic table's eight groups, whatever the CPU
+the table for it adds) and on a recorded Sapphire Rapids (spr_node: eleven groups, MEM
 and TOPDOWN_L2 among them). A group listed is one -m accepts."""
 import json
 import os
@@ -23,6 +23,9 @@ GENERIC = {
               "Mean power of each kind of powercap zone"),
     "GPU": (["GPU_SM_ACTIVE", "GPU_SM_OCCUPANCY", "GPU_TENSOR_ACTIVE", "GPU_DRAM_BW",
              "GPU_PCIE_RX_BW", "GPU_PCIE_TX_BW"], "NVIDIA GPU activity and traffic from NVML's GPM"),
+    "GPU_CUDA": (["GPU_FP64_FLOPS", "GPU_FP32_FLOPS", "GPU_DRAM_BYTES", "GPU_DRAM_READ_BW",
+                  "GPU_DRAM_WRITE_BW", "GPU_ACHIEVED_OCCUPANCY", "GPU_IPC"],
+                 "NVIDIA GPU FLOP rates, DRAM traffic, occupancy and IPC from CUPTI"),
 }
 SPR_MORE = {
     "MEM": (["MEM_READ_BW", "MEM_WRITE_BW", "MEM_BW"], "Memory bandwidth"),

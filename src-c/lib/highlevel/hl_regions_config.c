@@ -214,10 +214,16 @@ static void configure_from_env(struct probes *probe, const char *env)
     }
 }
 
+/* A metric's event already counted: a PAPI_EVENTS entry may name it otherwise
+ * (cuda:::sm__cycles_active.sum:device=0 for a formula's cuda:::sm__cycles_active.sum),
+ * and adding it again would fail; metric_plan_make finds it by its code. */
 static int counted(const struct hlr_config *c, const char *name)
 {
+    int code = 0;
+    if (PAPI_event_name_to_code(name, &code) != PAPI_OK)
+        code = 0;
     for (int i = 0; i < c->nevents; i++)
-        if (strcmp(c->name[i], name) == 0)
+        if (strcmp(c->name[i], name) == 0 || (code && c->code[i] == code))
             return 1;
     return 0;
 }

@@ -231,15 +231,45 @@ int PAPIM_expand(const char *list, char names[][PAPI_MIN_STR_LEN], int max, int 
     return ret;
 }
 
+/* The event names a caller gave: PAPIM_evaluate's array of pointers or a plan's table. */
+struct given {
+    int n;
+    const char *const *list;
+    const char (*table)[PAPI_MAX_STR_LEN];
+};
+
+static const char *given_name(const struct given *g, int k)
+{
+    return g->list ? g->list[k] : g->table[k];
+}
+
+/* The index among the given names of the metric's event wanted: that name, else another
+ * name of the same event (cuda:::sm__cycles_active.sum:device=0 for a formula's
+ * cuda:::sm__cycles_active.sum: one event, counted once, whichever name the user gave);
+ * g->n when none. */
+static int given_index(const struct given *g, const char *wanted)
+{
+    for (int k = 0; k < g->n; k++)
+        if (given_name(g, k) && strcmp(given_name(g, k), wanted) == 0)
+            return k;
+    int code = 0, other = 0;
+    if (PAPI_event_name_to_code(wanted, &code) != PAPI_OK)
+        return g->n;
+    for (int k = 0; k < g->n; k++)
+        if (given_name(g, k) && PAPI_event_name_to_code(given_name(g, k), &other) == PAPI_OK &&
+            other == code)
+            return k;
+    return g->n;
+}
+
 /* The summed value of term t from the caller's events, or -1 (the reason recorded). */
 static int term_value(const struct metric *m, const struct metric_state *r, int t, int n,
                       const char *const event_names[], const long long values[], double *out)
 {
     double sum = 0;
     for (int i = r->term_first[t]; i < r->term_first[t] + r->term_count[t]; i++) {
-        int k = 0;
-        while (k < n && (!event_names[k] || strcmp(event_names[k], r->events[i]) != 0))
-            k++;
+        const struct given g = {.n = n, .list = event_names};
+        int k = given_index(&g, r->events[i]);
         if (k == n)
             return papi_error(PAPI_EINVAL, "metric %s needs the count of %s, which was not given",
                               m->name, r->events[i]);
@@ -300,9 +330,8 @@ int metric_plan_make(const char *name, int n, const char (*names)[PAPI_MAX_STR_L
         p->first[k] = p->nidx;
         for (int i = 0; i < r->term_count[k] && ret == PAPI_OK; i++) {
             const char *ev = r->events[r->term_first[k] + i];
-            int j = 0;
-            while (j < n && strcmp(names[j], ev) != 0)
-                j++;
+            const struct given g = {.n = n, .table = names};
+            int j = given_index(&g, ev);
             if (j == n)
                 ret = papi_error(PAPI_EINVAL, "metric %s needs %s, which is not counted", m->name,
                                  ev);

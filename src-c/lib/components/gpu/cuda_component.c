@@ -13,9 +13,9 @@
  * Counting (cuda_session.c): PAPI_start opens a user range on each device of the set, in
  * the context the program made there (current on the thread that adds the event, or the
  * device's active primary context); a read or a reset closes it, evaluates it and opens
- * the next; PAPI_stop closes it. A .sum metric counts what the device did from start to
- * stop over every range; any other (avg, min, max, rates, ratios) reads as its last
- * range's value. Values are CUPTI's doubles truncated to integers, as PAPI 7.2's. The
+ * the next; PAPI_stop closes it. A .sum metric (and a .sum's .peak_sustained_active or
+ * _elapsed: its most over the range) counts what the device did from start to stop over
+ * every range; any other (avg, min, max, rates, ratios) reads as its last range's value. Values are CUPTI's doubles truncated to integers, as PAPI 7.2's. The
  * component never creates a context. Reading from the software overflow timer's signal
  * handler calls CUPTI there: at the user's risk, as the other GPU components. */
 #include <pthread.h>
@@ -78,6 +78,22 @@ static const struct cuda_event *event_at(int local)
 }
 
 /* ---- discovery ------------------------------------------------------------------------ */
+/* A count over its range, summed over the ranges: a .sum, or a .sum's peak over the range's
+ * active or elapsed cycles (the most the units could have counted: the denominator of a
+ * percentage of peak, GPU_ACHIEVED_OCCUPANCY's). Anything else is a rate or a ratio. */
+static int sums_over_ranges(const char *metric)
+{
+    static const char *const counts[] = {".sum", ".sum.peak_sustained_active",
+                                         ".sum.peak_sustained_elapsed"};
+    size_t n = strlen(metric);
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        size_t c = strlen(counts[i]);
+        if (n > c && strcmp(metric + n - c, counts[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int add_device(int device, char *reason, size_t len)
 {
     CUpti_Device_GetChipName_Params chip = {
@@ -98,11 +114,10 @@ static int add_device(int device, char *reason, size_t len)
         snprintf(name, sizeof name, "%s:device=%d", l->m[i].name, device);
         snprintf(descr, sizeof descr, "%s%s(device %d, chip %s)", l->m[i].descr,
                  l->m[i].descr[0] ? " " : "", device, cu.chip[device]);
-        size_t n = strlen(l->m[i].name);
         struct cuda_event ev = {.name = name,
                                 .descr = descr,
                                 .units = l->m[i].units,
-                                .instant = !(n > 4 && strcmp(l->m[i].name + n - 4, ".sum") == 0),
+                                .instant = !sums_over_ranges(l->m[i].name),
                                 .device = device};
         ret = event_table_add(&cuda_source.table, &ev.common, sizeof ev);
     }
