@@ -11,7 +11,8 @@
  * with one record per counter of it and per dimension instance (instance i, in row-major
  * order of the counter's dimensions, counts value * (i + 1)). The record's instance id is
  * the counter's id plus the instance << 16; counter ids are the line's order from 1, the
- * same on every device (as one architecture's are). Version 1.0.0: records of 40 bytes. */
+ * same on every device (as one architecture's are). Version 1.0.0: records of 40 bytes;
+ * built with ROCP_DOUBLE_V0, version 0.6.0: records of 32 (no agent id at their end). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,8 +147,13 @@ static size_t instances(int c)
 /* ---- the SDK's calls -------------------------------------------------------------------- */
 rocprofiler_status_t rocprofiler_get_version(uint32_t *major, uint32_t *minor, uint32_t *patch)
 {
+#ifdef ROCP_DOUBLE_V0
+    *major = 0; /* ROCm 6.x's: records without the agent's id */
+    *minor = 6;
+#else
     *major = 1;
     *minor = 0;
+#endif
     *patch = 0;
     return ROCPROFILER_STATUS_SUCCESS;
 }
@@ -363,19 +369,26 @@ int rocp_sdk_double_dispatch(int device)
     if (config.handle > MAX_CONFIGS || !d.config[config.handle - 1].live ||
         d.config[config.handle - 1].gpu != device)
         return -2; /* a configuration of another device, or destroyed */
-    rocprofiler_counter_record_t records[256];
+    /* The records at the stride of the version the double reports. */
+    static _Thread_local unsigned char bytes[256 * sizeof(rocprofiler_counter_record_t)];
+#ifdef ROCP_DOUBLE_V0
+    size_t stride = ROCP_RECORD_SIZE_V0;
+#else
+    size_t stride = ROCP_RECORD_SIZE_V1;
+#endif
     size_t n = 0;
     for (int i = 0; i < d.config[config.handle - 1].n; i++) {
         int c = (int)d.config[config.handle - 1].ids[i] - 1;
-        for (size_t k = 0; k < instances(c) && n < 256; k++)
-            records[n++] = (rocprofiler_counter_record_t){
-                .id = (uint64_t)(c + 1) | ((uint64_t)k << 16),
-                .counter_value = d.counter[c].value * (double)(k + 1),
-                .dispatch_id = data.dispatch_info.dispatch_id,
-                .user_data = user,
-                .agent_id = d.agent[agent].id};
+        for (size_t k = 0; k < instances(c) && n < 256; k++, n++) {
+            rocprofiler_counter_record_t r = {.id = (uint64_t)(c + 1) | ((uint64_t)k << 16),
+                                              .counter_value = d.counter[c].value * (double)(k + 1),
+                                              .dispatch_id = data.dispatch_info.dispatch_id,
+                                              .user_data = user,
+                                              .agent_id = d.agent[agent].id};
+            memcpy(bytes + n * stride, &r, stride);
+        }
     }
-    d.record_cb(data, records, n, user, d.record_args);
+    d.record_cb(data, (rocprofiler_counter_record_t *)(void *)bytes, n, user, d.record_args);
     return (int)n;
 }
 

@@ -116,17 +116,26 @@ static void mode_list(void)
     CHECK_EQ_LL(rocp_sdk_double_configures(), 1);
 }
 
+/* The GPU's set counted beside a CPU set (a set holds one component's events, as PAPI's:
+ * the core refuses a mix with PAPI_ECNFLCT). */
 static void mode_count(void)
 {
+    const char *cpu_names[] = {"perf::TASK-CLOCK"};
+    int cpu = named_set(cpu_names, 1);
+    CHECK_RET(PAPI_add_named_event(cpu, WAVES0), PAPI_ECNFLCT);
+    long long c0 = 0;
     const char *names[] = {WAVES0, GRBM0, XCC1, XCC1_SE2};
     long long v[4], acc[4] = {0};
     int es = named_set(names, 4);
     CHECK_EQ_LL(rocp_sdk_double_dispatch(0), -1); /* before the start: no context started */
+    CHECK_RET(PAPI_start(cpu), PAPI_OK);
     CHECK_RET(PAPI_start(es), PAPI_OK);
     CHECK_EQ_LL(rocp_sdk_double_started(), 1);
     dispatch(0, 2, 8 + 1); /* SQ_WAVES' 8 instances and GRBM_COUNT's one */
     dispatch(1, 1, 0);     /* device 1: not in the set, no configuration chosen */
     CHECK_RET(PAPI_read(es, v), PAPI_OK);
+    CHECK_RET(PAPI_read(cpu, &c0), PAPI_OK);
+    CHECK(c0 > 0, "the CPU set beside read %lld", c0);
     long long want1[] = {2 * DISPATCH, 2 * GRBM_ONE, 2 * XCC1_ONE, 2 * SE2_ONE};
     expect_values(names, v, want1, 4);
     dispatch(0, 1, 9);
@@ -147,6 +156,8 @@ static void mode_count(void)
     CHECK_RET(PAPI_reset(es), PAPI_OK);
     dispatch(0, 2, 9);
     CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    CHECK_RET(PAPI_stop(cpu, &c0), PAPI_OK);
+    free_set(&cpu);
     long long want4[] = {2 * DISPATCH, 2 * GRBM_ONE, 2 * XCC1_ONE, 2 * SE2_ONE};
     expect_values(names, v, want4, 4);
     CHECK_EQ_LL(rocp_sdk_double_started(), 0);
