@@ -9,7 +9,8 @@
 #include "rocp_sdk_libs.h"
 #include "user_dlopen.h"
 
-#define ROCP_SONAME "librocprofiler-sdk.so.0"
+#define ROCP_SONAME   "librocprofiler-sdk.so.0"
+#define ROCP_OPT_ROCM "/opt/rocm/lib/librocprofiler-sdk.so.0" /* ROCm's default prefix */
 
 struct rocp_sdk_libs rocp_lib;
 
@@ -60,7 +61,7 @@ static void *find(char *reason, size_t len)
         if ((h = open_named(path, ignored, sizeof ignored)))
             return h;
     }
-    if ((h = dlopen("/opt/rocm/lib/" ROCP_SONAME, RTLD_NOW | RTLD_LOCAL)))
+    if ((h = dlopen(ROCP_OPT_ROCM, RTLD_NOW | RTLD_LOCAL)))
         return h;
     snprintf(reason, len,
              "%s not found (%s), nor under $ROCM_PATH/lib or /opt/rocm/lib: no ROCm with "
