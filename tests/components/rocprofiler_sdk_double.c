@@ -5,7 +5,8 @@
  *     agent cpu | agent gpu <name> <product>       the agents, in node order
  *     counter <NAME> <gpus: 0,1> <value> <DIM:SIZE,...|-> <description ...>
  *     configure_locked | context_conflict | hw_limit <n>
- * (the last three also from PAPI_TEST_ROCP_SDK_MODE, one of them).
+ * (the last three also from PAPI_TEST_ROCP_SDK_MODE, one of them, or agents_fail: the
+ * agents query fails as the SDK's does where the HSA runtime cannot start).
  * A "dispatch" is made by the test: rocp_sdk_double_dispatch(device) calls the dispatch
  * callback on the calling thread, and, where it chose a configuration, the record callback
  * with one record per counter of it and per dimension instance (instance i, in row-major
@@ -42,7 +43,7 @@ static struct {
     int ncounters;
     char dim_names[MAX_NAMES][48];
     int nnames;
-    int configure_locked, context_conflict, hw_limit;
+    int configure_locked, context_conflict, hw_limit, agents_fail;
     /* the tool */
     rocprofiler_dispatch_counting_service_cb_t dispatch_cb;
     rocprofiler_dispatch_counting_record_cb_t record_cb;
@@ -126,6 +127,8 @@ static void load(void)
         d.context_conflict = 1;
     else if (mode && strncmp(mode, "hw_limit=", 9) == 0)
         d.hw_limit = atoi(mode + 9);
+    else if (mode && strcmp(mode, "agents_fail") == 0)
+        d.agents_fail = 1;
 }
 
 static int gpu_of(rocprofiler_agent_id_t agent)
@@ -167,6 +170,8 @@ const char *rocprofiler_get_status_string(rocprofiler_status_t status)
         return "Function call is not valid outside of rocprofiler configuration";
     case ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT:
         return "Exceeds hardware limits for collection";
+    case ROCPROFILER_STATUS_ERROR_HSA_NOT_LOADED:
+        return "Call requires HSA to be loaded before performed";
     default:
         return "Generalized error";
     }
@@ -215,6 +220,8 @@ rocprofiler_status_t rocprofiler_query_available_agents(
     load();
     if (version != ROCPROFILER_AGENT_INFO_VERSION_0 || agent_size != sizeof(rocprofiler_agent_v0_t))
         return ROCPROFILER_STATUS_ERROR;
+    if (d.agents_fail)
+        return ROCPROFILER_STATUS_ERROR_HSA_NOT_LOADED;
     const void *list[MAX_AGENTS];
     for (int i = 0; i < d.nagents; i++)
         list[i] = &d.agent[i];

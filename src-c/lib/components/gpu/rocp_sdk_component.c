@@ -195,7 +195,9 @@ static int list_device(int d, const rocprofiler_agent_v0_t *agent, char *reason,
 
 static int discover(char *reason, size_t len)
 {
-    int ret = rocp_dispatch_configure(reason, len);
+    int ret = rocp_sdk_libs_load(reason, len); /* none: nothing of the SDK is called */
+    if (ret == PAPI_OK)
+        ret = rocp_dispatch_configure(reason, len);
     if (ret != PAPI_OK)
         return ret;
     struct agent_list agents = {0};
