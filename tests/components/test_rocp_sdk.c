@@ -12,6 +12,8 @@
  *             second running set on the same thread refused
  *   devices   one set counting two devices, each its own dispatches
  *   threads   two threads, each its own set, counting only their own dispatches
+ *   shutdown  PAPI_shutdown with a set counting: everything released; initialised again,
+ *             it lists and counts without registering with the SDK a second time
  *   conflict  another context holds the service: PAPI_start refused with the reason
  *   hwlimit   two counters the hardware cannot count together: the add refused */
 #include <pthread.h>
@@ -227,6 +229,30 @@ static void mode_threads(void)
     CHECK_EQ_LL(rocp_sdk_double_started(), 0);
 }
 
+/* PAPI_shutdown with a set counting: its configuration and the context released; a new
+ * PAPI_library_init lists and counts again without registering with the SDK twice. */
+static void mode_shutdown(void)
+{
+    const char *names[] = {WAVES0, XCC1};
+    long long v[2];
+    int es = named_set(names, 2);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    dispatch(0, 1, 8);
+    PAPI_shutdown();
+    CHECK_EQ_LL(rocp_sdk_double_started(), 0);
+    CHECK_EQ_LL(rocp_sdk_double_live_configs(), 0);
+    CHECK_EQ_LL(rocp_sdk_double_dispatch(0), -1);
+    init_or_die();
+    es = named_set(names, 2);
+    CHECK_RET(PAPI_start(es), PAPI_OK);
+    dispatch(0, 2, 8);
+    CHECK_RET(PAPI_stop(es, v), PAPI_OK);
+    long long want[] = {2 * DISPATCH, 2 * XCC1_ONE};
+    expect_values(names, v, want, 2);
+    CHECK_EQ_LL(rocp_sdk_double_configures(), 1);
+    free_set(&es);
+}
+
 static void mode_conflict(void)
 {
     const char *names[] = {WAVES0};
@@ -269,6 +295,8 @@ int main(int argc, char **argv)
         mode_devices();
     else if (strcmp(mode, "threads") == 0)
         mode_threads();
+    else if (strcmp(mode, "shutdown") == 0)
+        mode_shutdown();
     else if (strcmp(mode, "conflict") == 0)
         mode_conflict();
     else if (strcmp(mode, "hwlimit") == 0)
