@@ -83,10 +83,13 @@ static const struct rocp_event *event_at(int index)
 }
 
 /* ---- discovery ---------------------------------------------------------------------- */
+/* The GPU agents, copied in the callback (the SDK's agents are its to keep). */
 struct agent_list {
     rocprofiler_agent_id_t gpu[ROCP_MAX_DEVICES];
-    const rocprofiler_agent_v0_t *info[ROCP_MAX_DEVICES];
-    int ngpus, ncpus, beyond; /* GPUs past ROCP_MAX_DEVICES */
+    int seen[ROCP_MAX_DEVICES];
+    char name[ROCP_MAX_DEVICES][64];     /* gfx90a */
+    char product[ROCP_MAX_DEVICES][128]; /* the marketing name */
+    int ngpus, ncpus, beyond;            /* GPUs past ROCP_MAX_DEVICES */
 };
 
 static rocprofiler_status_t on_agents(rocprofiler_agent_version_t version, const void **agents,
@@ -110,7 +113,9 @@ static rocprofiler_status_t on_agents(rocprofiler_agent_version_t version, const
             continue;
         }
         l->gpu[d] = a->id;
-        l->info[d] = a;
+        l->seen[d] = 1;
+        snprintf(l->name[d], sizeof l->name[d], "%s", a->name ? a->name : "gpu");
+        snprintf(l->product[d], sizeof l->product[d], "%s", a->product_name ? a->product_name : "");
         l->ngpus = d + 1 > l->ngpus ? d + 1 : l->ngpus;
     }
     return ROCPROFILER_STATUS_SUCCESS;
@@ -149,11 +154,11 @@ static rocprofiler_status_t on_dimensions(rocprofiler_counter_id_t id,
 }
 
 /* Device d's counters into the table. */
-static int list_device(int d, const rocprofiler_agent_v0_t *agent, char *reason, size_t len)
+static int list_device(int d, const struct agent_list *agents, char *reason, size_t len)
 {
     struct id_list ids = {0};
     rocprofiler_status_t s =
-        rocp_lib.rocprofiler_iterate_agent_supported_counters(agent->id, on_counters, &ids);
+        rocp_lib.rocprofiler_iterate_agent_supported_counters(agents->gpu[d], on_counters, &ids);
     if (s != ROCPROFILER_STATUS_SUCCESS) {
         free(ids.id);
         snprintf(reason, len,
@@ -179,10 +184,10 @@ static int list_device(int d, const rocprofiler_agent_v0_t *agent, char *reason,
         }
         snprintf(name, sizeof name, "%s:device=%d", info.name, d);
         snprintf(descr, sizeof descr, "%s (device %d, %s%s%s)%s%s%s",
-                 info.description ? info.description : "", d, agent->name ? agent->name : "gpu",
-                 agent->product_name && agent->product_name[0] ? " " : "",
-                 agent->product_name ? agent->product_name : "", ev.ndims ? "; dimensions " : "",
-                 dims, ev.ndims ? ", summed unless one is named (:DIMENSION=i)" : "");
+                 info.description ? info.description : "", d, agents->name[d],
+                 agents->product[d][0] ? " " : "", agents->product[d],
+                 ev.ndims ? "; dimensions " : "", dims,
+                 ev.ndims ? ", summed unless one is named (:DIMENSION=i)" : "");
         ev.name = name;
         ev.descr = descr;
         ret = event_table_add(&rocp_source.table, &ev.common, sizeof ev);
@@ -219,9 +224,9 @@ static int discover(char *reason, size_t len)
     char caveat[CMP_REASON_LEN] = "";
     for (int d = 0; ret != PAPI_ENOMEM && d < agents.ngpus; d++) {
         char why[512];
-        if (!agents.info[d])
+        if (!agents.seen[d])
             continue;
-        ret = list_device(d, agents.info[d], why, sizeof why);
+        ret = list_device(d, &agents, why, sizeof why);
         size_t used = strlen(caveat);
         if (ret != PAPI_OK)
             snprintf(caveat + used, sizeof caveat - used, "%sdevice %d not listed: %s",
