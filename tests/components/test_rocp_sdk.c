@@ -15,7 +15,9 @@
  *   shutdown  PAPI_shutdown with a set counting: everything released; initialised again,
  *             it lists and counts without registering with the SDK a second time
  *   conflict  another context holds the service: PAPI_start refused with the reason
- *   hwlimit   two counters the hardware cannot count together: the add refused */
+ *   hwlimit   two counters the hardware cannot count together: the add refused
+ *   region    two dispatches in the region gpu_work through PAPI_EVENTS (its report is
+ *             checked by check_gpu_region.py) */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,9 +285,21 @@ static void mode_hwlimit(void)
     free_set(&es);
 }
 
+/* Two dispatches in a region through PAPI_EVENTS (set by check_gpu_region.py): the
+ * region API starts its thread's set at the begin, so they are counted. */
+static int region(void)
+{
+    CHECK_RET(PAPI_hl_region_begin("gpu_work"), PAPI_OK);
+    dispatch(0, 2, 8); /* SQ_WAVES' 8 instances: the region's events are of it */
+    CHECK_RET(PAPI_hl_region_end("gpu_work"), PAPI_OK);
+    return test_done("test_rocp_sdk region");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "list";
+    if (strcmp(mode, "region") == 0)
+        return region();
     init_or_die();
     if (strcmp(mode, "list") == 0)
         mode_list();

@@ -288,6 +288,9 @@ static void fill_info(const struct papi_component *self, PAPI_component_info_t *
     if (!info->disabled && ready() != PAPI_OK)
         info->disabled = lazy.disabled;
     table_fill_info(self, info);
+    /* The counts are of the dispatches of the set's thread, not the device's whoever asks
+     * (a region file's "scope": "thread"). */
+    info->default_granularity = info->available_granularities = PAPI_GRN_THR;
     if (lazy.done && lazy.reason[0])
         snprintf(info->disabled_reason, sizeof info->disabled_reason, "%s", lazy.reason);
 }
