@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""papi_component_avail on a machine without a GPU lists nvml, rocm_smi, amdgpu and cuda as
-disabled, each with the library or device it looked for (issue 50's check). SKIPPED on a
-machine with a GPU or a GPU driver's files."""
+"""papi_component_avail on a machine without a GPU lists nvml, rocm_smi, amdgpu, cuda and
+rocp_sdk as disabled, each with the library or device it looked for (issue 50's check;
+rocp_sdk's, issue 71's). SKIPPED on a machine with a GPU or a GPU driver's files."""
 import os
 import re
 import subprocess
@@ -20,6 +20,7 @@ def main():
         "rocm_smi": r"Name: rocm_smi .*?\\-> Disabled: no GPU: /sys/class/drm lists no AMD GPU",
         "amdgpu": r"Name: amdgpu .*?\\-> Disabled: no GPU: /sys/class/drm",
         "cuda": r"Name: cuda .*?\\-> Disabled: (libcupti not found|no NVIDIA driver: libcuda\.so\.1 not found)",
+        "rocp_sdk": r"Name: rocp_sdk .*?\\-> Disabled: librocprofiler-sdk\.so\.0 not found .*?no ROCm with rocprofiler-sdk here",
     }
     failures = 0
     for name, rx in want.items():

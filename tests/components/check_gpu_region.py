@@ -2,13 +2,15 @@
 """A GPU component's events per region through the region API: run `PROG region` (a test
 linked with a vendor library's double, first on LD_LIBRARY_PATH) with PAPI_EVENTS naming
 the events, and check the region "gpu_work" of its report holds the exact values.
-    check_gpu_region.py [--ranks MPIRUN N] [--env NAME=VALUE]... PROG LIBDIR FSROOT|- EVENT@VALUE@UNITS...
+    check_gpu_region.py [--ranks MPIRUN N] [--env NAME=VALUE]... PROG LIBDIR FSROOT|- EVENT@VALUE@UNITS[@SCOPE]...
 EVENT as PAPI_EVENTS takes it (energy counted over the region; `power=instant`: the
 reading at the region's end); VALUE the double's rewritten difference or reading, or
 LO..HI where the region's real length bounds it (a counter over real time); UNITS
 the unit event_definitions must give it, as papi_native_avail does, with "scope":
-"device" (a GPU's value is the same for every thread). --env passes a variable the
-double reads (PAPI_TEST_CUPTI_PROFILER: the others starting with PAPI_ are not passed). With
+"device" (a GPU's value is the same for every thread), or the SCOPE of
+EVENT@VALUE@UNITS@SCOPE ("thread": rocp_sdk counts its thread's dispatches). A double's
+staging (PAPI_TEST_*) is passed on; --env passes another variable (the others starting
+with PAPI_ are not passed). With
 --ranks the program runs as N MPI ranks (MPIRUN -np N) and every rank's report must hold
 the values (each rank's own reading of its device). Every report is checked against
 region.schema.json."""
@@ -37,7 +39,7 @@ def check_report(name, d, want):
         print("FAIL: %s: %d regions named gpu_work" % (name, len(regions)))
         return 1
     failures = 0
-    for event, value, units in want:
+    for event, value, units, scope in want:
         key = event
         for suffix in ("=instant", "=delta"):
             if key.endswith(suffix):
@@ -48,9 +50,9 @@ def check_report(name, d, want):
         failures += got is None or not int(lo) <= got <= int(hi or lo)
         meta = d["event_definitions"].get(key, {})
         print("%s: event_definitions: %s: %s" % (name, key, meta))
-        if meta.get("units") != units or meta.get("scope") != "device":
-            print("FAIL: %s: %s's units/scope %r/%r, want %r/'device'"
-                  % (name, key, meta.get("units"), meta.get("scope"), units))
+        if meta.get("units", "") != units or meta.get("scope") != scope:
+            print("FAIL: %s: %s's units/scope %r/%r, want %r/%r"
+                  % (name, key, meta.get("units"), meta.get("scope"), units, scope))
             failures += 1
     return failures
 
@@ -65,10 +67,12 @@ def main():
         extra[name] = value
         args = args[2:]
     prog, libdir, fsroot = args[:3]
-    want = [a.split("@") for a in args[3:]]
+    want = [(a.split("@") + ["device"])[:4] for a in args[3:]]
     failures = 0
     with tempfile.TemporaryDirectory(prefix="gpu_region_") as out:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PAPI_")}
+        # (a double's staging, PAPI_TEST_*, is kept: it is not the library's)
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("PAPI_") or k.startswith("PAPI_TEST_")}
         env.update(PAPI_EVENTS=",".join(w[0] for w in want), PAPI_OUTPUT_DIRECTORY=out,
                    LD_LIBRARY_PATH=libdir)
         env.update(extra)

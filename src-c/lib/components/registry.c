@@ -19,7 +19,8 @@
     X(nvml_component)              /* NVIDIA GPUs (libnvidia-ml.so.1 at run time) */      \
     X(rocm_smi_component)          /* AMD GPUs (librocm_smi64.so.1 at run time) */        \
     X(amdgpu_component)            /* AMD GPUs (amdgpu's sysfs, hwmon, gpu_metrics) */    \
-    X(cuda_component)              /* NVIDIA GPU metrics (CUPTI's Range Profiler) */
+    X(cuda_component)              /* NVIDIA GPU metrics (CUPTI's Range Profiler) */      \
+    X(rocp_sdk_component)          /* AMD GPU counters (rocprofiler-sdk, per dispatch) */
 
 #define DECLARE(instance) extern struct papi_component instance PAPI_INTERNAL;
 PAPI_COMPONENT_LIST(DECLARE)
