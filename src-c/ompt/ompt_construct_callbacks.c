@@ -200,9 +200,12 @@ void ompt_on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int im
     }
     struct ompt_frame *f = ompt_thread_frame(th);
     th->acquiring = k ? pair(th, f, k, site) : NULL;
-    /* a test's slice begins where it took the lock: one that fails reports no more */
-    int test = kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
-    th->acquire_span = test ? -1 : slice_begin(th, f, th->acquiring);
+    /* The slice of a test, and of a nest lock, begins where it took the lock: a test that
+     * fails, and a nest lock its owner sets again (nest_lock, not acquired), report no
+     * more. */
+    int later = kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock ||
+                kind == ompt_mutex_nest_lock;
+    th->acquire_span = later ? -1 : slice_begin(th, f, th->acquiring);
     th->acquire_begin_ns = mono_clock_ns();
     ompt_thread_publish(th);
 }

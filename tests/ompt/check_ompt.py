@@ -69,7 +69,9 @@ ompt_PID.json must follow schema/ompt.schema.json (report_check.guard) and give:
               named at its omp_init_lock), 8 tasks created and run at their site with their
               run time, the single run once, sections of 2 and a dynamic loop's 40
               iterations; a reduction over 8 threads: its region's reduction events the
-              7 combining steps of libomp's tree (n - 1); a target region: one entry, or
+              7 combining steps of libomp's tree (n - 1); an ordered loop's ordered part
+              once per iteration; a nest lock each thread sets twice: one acquisition
+              each; a taskloop of 8 iterations; a target region: one entry, or
               target among the declined callbacks (LLVM 14); under a libgomp program
               (libomp's GOMP_ entry points) those libomp reports there: critical, lock,
               tasks, taskwait, the dynamic loop (gcc reduces inline: no event); the
@@ -468,6 +470,10 @@ def case_constructs(doc, facts, gomp):
         else:
             check(sum(t["iterations"] for t in dyn["threads"]) == facts["dyn"], "the threads' iterations add up")
     check(facts["reduced"] == 10 * facts["reducers"] * (10 * facts["reducers"] - 1) // 2, "the reduction's sum")
+    if "nest_line" in facts:
+        nest = construct_at(doc, "nest_lock", src, facts["nest_line"], gomp, function=fn)
+        check(nest is not None and nest["entries"] == 4 and nest["region"] == region,
+              "the nest lock: one acquisition per thread (set twice by its owner), in its region")
     declined = doc["construct_callbacks_declined"]
     targets = [c for c in doc["constructs"] if c["kind"] == "target"]
     if "target" in declined:
@@ -491,6 +497,14 @@ def case_constructs(doc, facts, gomp):
     if bar:
         for t in bar["threads"]:
             near_own(t["wait_ns"], facts["barrier_wait_ms"][t["thread"]], "thread %d's explicit barrier wait" % t["thread"])
+    ordered = construct_at(doc, "ordered", src, facts["ordered_line"], function=fn)
+    check(ordered is not None and ordered["entries"] == facts["ordered"],
+          "the ordered part entered once per iteration (%d)" % facts["ordered"])
+    # LLVM 14 gives a taskloop the address of its own __kmpc_taskloop: told by its kind
+    tl = [c for c in doc["constructs"] if c["kind"] == "taskloop"]
+    check(len(tl) == 1 and tl[0]["entries"] == 1 and tl[0]["iterations"] == facts["chunks"]
+          and facts["chunks_run"] == facts["chunks"],
+          "one taskloop of %d iterations, met by one thread: %s" % (facts["chunks"], [(c["entries"], c["iterations"]) for c in tl]))
     single = construct_at(doc, "single", src, facts["single_line"], function=fn)
     if single:
         check(sum(t["iterations"] for t in single["threads"]) == 1, "the single run by one thread once")

@@ -7,7 +7,10 @@
  * HOLD_MS likewise; a single whose executor creates TASKS tasks of TASK_MS each and waits
  * for them (taskwait); sections of 2; a dynamic loop of DYN iterations. Then a reduction
  * over a team of REDUCERS (libomp combines its partial results in a tree: REDUCERS - 1
- * combining steps, each a reduction event) and a target region (on the host). */
+ * combining steps, each a reduction event) and a target region (on the host). In the
+ * first region too: an ordered loop of ORDERED iterations (each enters its ordered part
+ * once), a nest lock each thread sets twice (one acquisition each), a taskloop of CHUNKS
+ * iterations. */
 #include <omp.h>
 #include <stdio.h>
 
@@ -20,6 +23,8 @@
 #define TASKS    8
 #define TASK_MS  10
 #define DYN      40
+#define ORDERED  12
+#define CHUNKS   8
 #define REDUCERS 8
 
 static double loop_wait[4], barrier_wait[4], critical_wait[4], lock_wait[4];
@@ -33,8 +38,13 @@ static double since(double t)
 int main(void)
 {
     omp_lock_t lock;
+    omp_nest_lock_t nest;
+    long chunks_run = 0;
     const int lock_line = __LINE__ + 1;
     omp_init_lock(&lock);
+    const int nest_line = __LINE__ + 1;
+    omp_init_nest_lock(&nest);
+    int ordered_line = 0, taskloop_line = 0;
     int loop_line = 0, barrier_line = 0, critical_line = 0, set_line = 0, single_line = 0;
     int task_line = 0, taskwait_line = 0, sections_line = 0, dynamic_line = 0;
     double sum = 0;
@@ -109,8 +119,27 @@ int main(void)
 #pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < DYN; i++)
             sum += i;
+        ordered_line = __LINE__ + 3; /* its ordered part's */
+#pragma omp for ordered schedule(static, 1)
+        for (int i = 0; i < ORDERED; i++) {
+#pragma omp ordered
+            sum += i;
+        }
+        omp_set_nest_lock(&nest);
+        omp_set_nest_lock(&nest); /* its owner again: no second acquisition */
+        sum += 1;
+        omp_unset_nest_lock(&nest);
+        omp_unset_nest_lock(&nest);
+#pragma omp single
+        {
+            taskloop_line = __LINE__ + 1;
+#pragma omp taskloop num_tasks(4)
+            for (int i = 0; i < CHUNKS; i++)
+                __atomic_fetch_add(&chunks_run, 1, __ATOMIC_RELAXED);
+        }
     }
     omp_destroy_lock(&lock);
+    omp_destroy_nest_lock(&nest);
     long reduced = 0;
     const int reduction_line = __LINE__ + 1;
 #pragma omp parallel for reduction(+ : reduced) num_threads(REDUCERS)
@@ -129,10 +158,12 @@ int main(void)
            "\"sections_line\": %d, \"dynamic_line\": %d, \"dyn\": %d, \"tasks\": %d, "
            "\"tasks_ms\": %.3f, \"critical_held_ms\": %.3f, \"lock_held_ms\": %.3f, "
            "\"sum\": %g, \"reduction_line\": %d, \"reducers\": %d, \"reduced\": %ld, "
-           "\"target_line\": %d, \"on_target\": %d",
+           "\"target_line\": %d, \"on_target\": %d, \"nest_line\": %d, \"ordered_line\": %d, "
+           "\"ordered\": %d, \"taskloop_line\": %d, \"chunks\": %d, \"chunks_run\": %ld",
            __FILE__, lock_line, loop_line, barrier_line, critical_line, set_line, single_line,
            task_line, taskwait_line, sections_line, dynamic_line, DYN, TASKS, tasks, critical_held,
-           lock_held, sum, reduction_line, REDUCERS, reduced, target_line, on_target);
+           lock_held, sum, reduction_line, REDUCERS, reduced, target_line, on_target, nest_line,
+           ordered_line, ORDERED, taskloop_line, CHUNKS, chunks_run);
     const char *names[] = {"loop_wait_ms", "barrier_wait_ms", "critical_wait_ms", "lock_wait_ms"};
     const double *values[] = {loop_wait, barrier_wait, critical_wait, lock_wait};
     for (int k = 0; k < 4; k++)
