@@ -451,8 +451,10 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         else if (back && f->xtask_depth > 0 && --f->xtask_depth == 0)
             ompt_span_end(ompt_self->spans, f->span_xtask);
     }
-    if (f->sync_depth == 0)
+    if (f->sync_depth == 0) {
+        ompt_thread_publish(ompt_self); /* the explicit task's run time, written above */
         return;
+    }
     if (into && f->task_depth++ == 0)
         f->task_begin_ns = now_ns();
     else if (back && f->task_depth > 0 && --f->task_depth == 0)
