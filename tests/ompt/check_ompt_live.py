@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check_ompt_live.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM: papi_run --interval 0.1
+"""check_ompt_live.py --papi-run PAPI_RUN --tool-dir DIR [--report PAPI_REPORT_PY --report-python
+PY] PROGRAM: papi_run --interval 0.1
 on ompt_live.c (500 ms serial, then 500 ms of 4-thread regions where thread t works t+1
 units): each series sample carries the OpenMP figures of its interval (issue 73 item 6,
 schema/region.schema.json $defs/sample "openmp"), from the OMPT tool's running sums:
@@ -10,11 +11,15 @@ schema/region.schema.json $defs/sample "openmp"), from the OMPT tool's running s
   - every sample: useful + wait = 4 x its parallel time at most (team x wall), serial +
     parallel = its interval;
   - the useful times of the samples sum to the tool's file's (its regions' work_ns) within
-    2 %, and their parallel times to its parallel_ns within 2 %.
+    2 %, and their parallel times to its parallel_ns within 2 %;
+  - with --report: papi_report's time_series.csv carries each sample's figures on each of
+    its event rows (omp_* columns: times in s, the efficiencies, empty where null).
 A libgomp program where LLVM's libomp.so.5 is not installed: SKIPPED (check_ompt.py)."""
 import argparse
+import csv
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -23,10 +28,38 @@ from check_papi_run_omp import run_papi_run
 from checks import check_said as check, verdict  # noqa: E402
 
 
+def check_report(a, folder, out, samples, nevents):
+    """papi_report's time_series.csv: each sample's openmp member on its event rows."""
+    p = subprocess.run([a.report_python, a.report, folder, "-o", out], capture_output=True,
+                       text=True, timeout=300)
+    print("$ papi_report %s -o %s: exit %d" % (folder, out, p.returncode))
+    if not check(p.returncode == 0, "papi_report reads papi_run's folder: %s" % p.stderr.strip()):
+        return
+    with open(os.path.join(out, "time_series.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(len(rows) == len(samples) * nevents, "time_series.csv: a row per sample and event: %d"
+          % len(rows))
+    for r in rows:
+        o = samples[int(r["sample"])]["openmp"]
+        want = {"omp_useful_s": o["useful_ns"] * 1e-9, "omp_serial_s": o["serial_ns"] * 1e-9,
+                "omp_wait_s": o["wait_ns"] * 1e-9, "omp_serialization": o["serialization"],
+                "omp_load_balance": o["load_balance"], "omp_scheduling": o["scheduling"],
+                "omp_parallel": o["parallel"]}
+        got = {k: (float(r[k]) if r[k] != "" else None) for k in want}
+        same = all((w is None and got[k] is None) or
+                   (w is not None and got[k] is not None and abs(got[k] - w) <= 1e-9 * max(1, abs(w)))
+                   for k, w in want.items())
+        if not check(same, "sample %s's row (%s): the sample's OpenMP figures %s: %s"
+                     % (r["sample"], r["event"], want, got)):
+            break
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--papi-run", required=True)
     ap.add_argument("--tool-dir", required=True)
+    ap.add_argument("--report", help="papi_report.py")
+    ap.add_argument("--report-python", help="a python3 with pandas, for papi_report")
     ap.add_argument("program")
     a = ap.parse_args()
     check_ompt.runtime_env(a.program)  # SKIPPED where no runtime with OMPT runs it
@@ -77,6 +110,9 @@ def main():
         check(abs(par - tool["parallel_ns"]) <= 0.02 * tool["parallel_ns"],
               "the samples' parallel time %d = the tool's %d within 2 %%" % (par, tool["parallel_ns"]))
         check(facts["instances"] >= 10, "the program ran %d instances" % facts["instances"])
+        if a.report:
+            check_report(a, os.path.join(tmp, "out", "papi_run_output"), os.path.join(tmp, "rep"),
+                         samples, len(doc["event_definitions"]))
     return verdict()
 
 
