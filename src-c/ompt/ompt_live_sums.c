@@ -48,8 +48,8 @@ void ompt_live_start(uint64_t origin_ns)
 
 static struct papi_ompt_live_slot *write_begin(int i)
 {
-    if (i < 0 || i >= PAPI_OMPT_LIVE_SLOTS)
-        return NULL;
+    if (!ompt_live || i < 0 || i >= PAPI_OMPT_LIVE_SLOTS)
+        return NULL; /* (off since: a forked child's tasks begun in its parent) */
     struct papi_ompt_live_slot *s = &ompt_live->slot[i];
     if (atomic_load_explicit(&ompt_live->nslots, memory_order_relaxed) <= i) {
         int n = atomic_load(&ompt_live->nslots);

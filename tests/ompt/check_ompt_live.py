@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check_ompt_live.py --papi-run PAPI_RUN --tool-dir DIR [--report PAPI_REPORT_PY --report-python
-PY] PROGRAM: papi_run --interval 0.1
+PY] [--fork FORK_PROGRAM] PROGRAM: papi_run --interval 0.1
 on ompt_live.c (500 ms serial, then 500 ms of 4-thread regions where thread t works t+1
 units): each series sample carries the OpenMP figures of its interval (issue 73 item 6,
 schema/region.schema.json $defs/sample "openmp"), from the OMPT tool's running sums:
@@ -13,7 +13,10 @@ schema/region.schema.json $defs/sample "openmp"), from the OMPT tool's running s
   - the useful times of the samples sum to the tool's file's (its regions' work_ns) within
     2 %, and their parallel times to its parallel_ns within 2 %;
   - with --report: papi_report's time_series.csv carries each sample's figures on each of
-    its event rows (omp_* columns: times in s, the efficiencies, empty where null).
+    its event rows (omp_* columns: times in s, the efficiencies, empty where null);
+  - with --fork (ompt_fork.c: a region, a fork whose child runs a region of its own, a
+    region): the child, which inherits the tool's state, writes nothing into the sums: the
+    samples' useful time is the parent's table's work (2 %).
 A libgomp program where LLVM's libomp.so.5 is not installed: SKIPPED (check_ompt.py)."""
 import argparse
 import csv
@@ -60,6 +63,7 @@ def main():
     ap.add_argument("--tool-dir", required=True)
     ap.add_argument("--report", help="papi_report.py")
     ap.add_argument("--report-python", help="a python3 with pandas, for papi_report")
+    ap.add_argument("--fork", help="ompt_fork")
     ap.add_argument("program")
     a = ap.parse_args()
     check_ompt.runtime_env(a.program)  # SKIPPED where no runtime with OMPT runs it
@@ -113,7 +117,25 @@ def main():
         if a.report:
             check_report(a, os.path.join(tmp, "out", "papi_run_output"), os.path.join(tmp, "rep"),
                          samples, len(doc["event_definitions"]))
+        if a.fork:
+            check_fork(a, os.path.join(tmp, "fork"))
     return verdict()
+
+
+def check_fork(a, out):
+    """A child forked after OpenMP started: its inherited tasks and region stay out."""
+    p, doc = run_papi_run(a.papi_run, a.tool_dir, a.fork, out, "--interval", "0.05")
+    if doc is None:
+        return
+    live = [s.get("openmp") for s in doc.get("series", {}).get("samples", [])]
+    if not check(live and all(o is not None for o in live), "fork: every sample has openmp"):
+        return
+    tool = doc["openmp"]["processes"][0]
+    work = sum(t["work_ns"] for r in tool["regions"] for t in r["threads"])
+    useful = sum(o["useful_ns"] for o in live)
+    check(work > 0 and abs(useful - work) <= 0.02 * work,
+          "fork: the samples' useful time %d = the parent's work %d within 2 %% (the child's "
+          "region not in it)" % (useful, work))
 
 
 if __name__ == "__main__":

@@ -69,8 +69,10 @@ void run_omp_live_write(struct jw *w, const struct run_state *s, int k)
     if (!s->omp.live || atomic_load(&s->omp.live->owner) == 0)
         return;
     long long d[RUN_OMP_LIVE_COLUMNS];
-    for (int i = 0; i < RUN_OMP_LIVE_COLUMNS; i++)
+    for (int i = 0; i < RUN_OMP_LIVE_COLUMNS; i++) { /* (the sums only grow: never below 0) */
         d[i] = cs_delta(&s->series, k, s->opt.nevents + i);
+        d[i] = d[i] > 0 ? d[i] : 0;
+    }
     long long dt = s->series.t[k] - (k ? s->series.t[k - 1] : 0);
     struct pop_omp_in in = {(double)d[3], (double)d[0], (double)d[1], (double)d[2]};
     struct pop_omp_factors f = pop_omp_factors(&in, (double)dt, POP_CAP_EACH);
