@@ -30,6 +30,7 @@
 #include "ompt_construct_callbacks.h"
 #include "ompt_contexts.h"
 #include "ompt_counters.h"
+#include "ompt_live_sums.h"
 #include "ompt_share.h"
 #include "ompt_threads.h"
 #include "papi_region_context.h"
@@ -104,8 +105,11 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     if (ompt_counters_n && th->depth == 0)
         ompt_share_team(1); /* the share holds this team's counts once it is joined */
     th->last_team = requested_parallelism;
+    uint64_t fork = now_ns();
     parallel_data->value =
-        (uint64_t)(region + 1) | (th->depth == 0 ? OUTER_BIT : 0) | now_ns() << FORK_SHIFT;
+        (uint64_t)(region + 1) | (th->depth == 0 ? OUTER_BIT : 0) | fork << FORK_SHIFT;
+    if (ompt_live && th->depth == 0)
+        ompt_live_fork(th->index, fork, requested_parallelism);
     if (ompt_spans_on && th->depth <= OMPT_DEPTH_MAX)
         th->span_region[th->depth] =
             ompt_span_begin(&th->spans, TRACE_OMP_PARALLEL, region, parallel_data->value);
@@ -138,7 +142,9 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         ompt_span_end(th->spans, th->span_region[th->depth]);
     if (ompt_counters_n && (v & OUTER_BIT))
         ompt_share_team(-1);
-    uint64_t wall = now_ns() - (v >> FORK_SHIFT);
+    uint64_t join = now_ns(), wall = join - (v >> FORK_SHIFT);
+    if (ompt_live && (v & OUTER_BIT))
+        ompt_live_join(th->index, join);
     int region = (int)(v & REGION_MASK) - 1;
     struct ompt_acc *a = region >= 0 ? ompt_thread_acc(th, region, 0) : NULL;
     if (!a) {
@@ -172,6 +178,9 @@ static void task_begin(struct ompt_thread *th, const ompt_data_t *parallel_data,
     f->acc = region >= 0 ? ompt_thread_acc(th, region, index) : NULL;
     if (region >= 0 && !f->acc)
         th->pair_drops++;
+    f->live = ompt_live && f->acc && th->depth == 1 && (v & OUTER_BIT);
+    if (f->live)
+        ompt_live_work_begin(th->index, f->begin_ns);
     if (ompt_counters_n && f->acc) /* last: the task's count starts after the tool's work */
         f->counted = ompt_counters_read(th, f->begin_counts) == 0;
     if (ompt_counters_n && th->depth == 1 && index != 0) { /* a worker's outermost task */
@@ -280,6 +289,8 @@ static void task_end(struct ompt_thread *th)
         ompt_share_missed(); /* its counts since its last barrier were not added */
     if (ompt_counters_n)
         add_events(th, f, a, at_join);
+    if (f->live) /* a join reported late: its work ended at the barrier's begin */
+        ompt_live_work_end(th->index, end, !at_join);
     if (at_join) {
         stop = f->pending_begin_ns;      /* its wait: the master's wall past in_team_ns */
         join_tasks = f->pending_task_ns; /* explicit tasks run in the join barrier */
@@ -379,6 +390,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         ompt_counters_read(ompt_self, f->sync_counts) != 0)
         f->counted = 0;
     uint64_t t = now_ns();
+    if (f->live && first_begin)
+        ompt_live_work_end(ompt_self->index, t, 1);
     if (first_begin) {
         if (f->share && may_be_join(kind))
             share_at_barrier(f);
@@ -389,6 +402,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         if (ompt_spans_on)
             f->span_sync = ompt_span_begin(&ompt_self->spans, span_kind(kind), -1, f->instance);
     } else if (endpoint == ompt_scope_end && f->sync_depth > 0 && --f->sync_depth == 0) {
+        if (f->live)
+            ompt_live_work_begin(ompt_self->index, t);
         if (ompt_spans_on)
             ompt_span_end(ompt_self->spans, f->span_sync);
         f->pending_class = f->sync_class, f->pending_join = f->sync_join;
@@ -455,10 +470,16 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         ompt_thread_publish(ompt_self); /* the explicit task's run time, written above */
         return;
     }
-    if (into && f->task_depth++ == 0)
+    if (into && f->task_depth++ == 0) {
         f->task_begin_ns = now_ns();
-    else if (back && f->task_depth > 0 && --f->task_depth == 0)
-        f->task_in_sync_ns += now_ns() - f->task_begin_ns;
+        if (f->live) /* an explicit task run while waiting is work */
+            ompt_live_work_begin(ompt_self->index, f->task_begin_ns);
+    } else if (back && f->task_depth > 0 && --f->task_depth == 0) {
+        uint64_t t = now_ns();
+        f->task_in_sync_ns += t - f->task_begin_ns;
+        if (f->live)
+            ompt_live_work_end(ompt_self->index, t, 1);
+    }
     ompt_thread_publish(ompt_self);
 }
 

@@ -102,6 +102,8 @@ struct ompt_frame {
      * process's share (ompt_share.h) there; share 0: not a worker's or not counted. */
     int share;
     uint64_t share_counts[OMPT_EVENTS_MAX];
+    /* An outermost measured task whose work the live sums follow (ompt_live_sums.h). */
+    int live;
     uint64_t pending_counts[OMPT_EVENTS_MAX];
     /* Its trace slices (ompt_spans.h; -1: none): the task's, its sync region's (the last
      * one's after its end: the join, if the task ends next) and the explicit task it runs

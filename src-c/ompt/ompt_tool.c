@@ -14,6 +14,7 @@
 #include "ompt_callbacks.h"
 #include "ompt_construct_callbacks.h"
 #include "ompt_counters.h"
+#include "ompt_live_sums.h"
 #include "ompt_report.h"
 #include "ompt_share.h"
 #include "ompt_spans.h"
@@ -78,6 +79,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     ompt_counters_start(); /* first: the library's start is the tool's time, not the run's */
     ompt_share_start();
     ompt_clock_start();
+    ompt_live_start(ompt_clock_origin());
     ompt_spans_start();
     tool_pid = getpid();
     atexit(at_program_exit);

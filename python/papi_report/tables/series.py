@@ -8,7 +8,9 @@ thread that existed at the first region, with the threads it created) and the MP
 with PAPI_INTERVAL into each rank's row of papi_mpi_report.json ("samples": the rank's
 counters summed over its threads). The tables time_series (region files) and
 mpi_time_series (the MPI report) have one row per rank, thread, sample and event: its time
-in seconds, the count over the interval, the rate (count per second) and the producer.
+in seconds, the count over the interval, the rate (count per second) and the producer;
+time_series also the sample's OpenMP figures where papi_run's OMPT tool gave them
+(OMP_COLUMNS: useful, serial and wait time, the four efficiencies; empty otherwise).
 The region API's series also has "region_spans" (thread -> each ended region instance's
 name, begin_nsec and end_nsec in the series' time): the table region_spans. The figures: a
 heat map of the rate per rank (rows) over time (one per event: from the MPI report's
@@ -23,6 +25,12 @@ from ..load import registry
 from ..load.load import _regions_arg
 
 COLUMNS = ["rank", "thread", "sample", "time_s", "interval_s", "event", "count", "rate", "source"]
+# papi_run --interval's OpenMP figures of each sample (its "openmp": the OMPT tool's
+# running sums' differences), repeated on each of the sample's event rows.
+OMP_COLUMNS = ["omp_useful_s", "omp_serial_s", "omp_wait_s", "omp_serialization",
+               "omp_load_balance", "omp_scheduling", "omp_parallel"]
+_OMP_TIMES = ("useful_ns", "serial_ns", "wait_ns")
+_OMP_FACTORS = ("serialization", "load_balance", "scheduling", "parallel")
 MPI_THREAD = "all threads"  # an MPI row's series: the rank's threads summed
 
 
@@ -37,12 +45,27 @@ def timed_samples(samples):
         prev = t
 
 
-def _rows(rank, thread, samples, events, source):
+def _number(x, scale=1.0):
+    return x * scale if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def omp_values(sample):
+    """The OMP_COLUMNS of a sample: its openmp member's times in s and efficiencies, or
+    Nones without one (no OMPT tool, another producer)."""
+    o = sample.get("openmp")
+    if not isinstance(o, dict):
+        return (None,) * len(OMP_COLUMNS)
+    return (tuple(_number(o.get(k), 1e-9) for k in _OMP_TIMES) +
+            tuple(_number(o.get(k)) for k in _OMP_FACTORS))
+
+
+def _rows(rank, thread, samples, events, source, omp=False):
     for k, s, t, dt in timed_samples(samples):
         dt = max(dt, 1e-12)
+        extra = omp_values(s) if omp else ()
         for ev in events:
             if isinstance(s.get(ev), (int, float)):
-                yield (rank, str(thread), k, t, dt, ev, s[ev], s[ev] / dt, source)
+                yield (rank, str(thread), k, t, dt, ev, s[ev], s[ev] / dt, source) + extra
 
 
 def region_series(files):
@@ -58,11 +81,12 @@ def time_series(files):
     for rank, data, series in region_series(files):
         events = list(data.get("event_definitions", {}))
         if isinstance(series.get("samples"), list):  # papi_run: the whole process
-            out += _rows(rank, data.get("pid", "process"), series["samples"], events, "papi_run")
+            out += _rows(rank, data.get("pid", "process"), series["samples"], events, "papi_run",
+                         omp=True)
         for thread, samples in (series.get("threads") or {}).items():
             if isinstance(samples, list):
-                out += _rows(rank, thread, samples, events, "regions")
-    return pd.DataFrame(out, columns=COLUMNS)
+                out += _rows(rank, thread, samples, events, "regions", omp=True)
+    return pd.DataFrame(out, columns=COLUMNS + OMP_COLUMNS)
 
 
 SPAN_COLUMNS = ["rank", "thread", "id", "name", "begin_s", "end_s"]

@@ -17,6 +17,7 @@
 #include "run_banner.h"
 #include "run_child.h"
 #include "run_merge_dir.h"
+#include "run_omp_live.h"
 #include "run_openmp.h"
 #include "run_options.h"
 #include "run_output.h"
@@ -64,7 +65,8 @@ int main(int argc, char **argv)
     run_open_output(s);
     run_trace_check(s);
     if (s->opt.interval > 0 &&
-        cs_init(&s->series, RUN_MAX_SAMPLES, s->opt.nevents, s->opt.interval) != 0) {
+        cs_init(&s->series, RUN_MAX_SAMPLES, s->opt.nevents + RUN_OMP_LIVE_COLUMNS,
+                s->opt.interval) != 0) {
         fprintf(stderr, "papi_run: out of memory for the time series\n");
         s->opt.interval = 0;
     }

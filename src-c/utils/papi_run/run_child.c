@@ -18,6 +18,7 @@
 
 #include "run.h"
 #include "run_child.h"
+#include "run_omp_live.h"
 #include "run_program.h"
 #include "run_sets.h"
 
@@ -131,7 +132,7 @@ static int ended(struct run_state *s, int block)
 static void sample_loop(struct run_state *s)
 {
     long long next = s->start_ns;
-    long long v[RUN_MAX_EVENTS];
+    long long v[RUN_MAX_EVENTS + RUN_OMP_LIVE_COLUMNS];
     for (;;) {
         next += s->series.step_ns;
         struct timespec ts = {next / 1000000000LL, next % 1000000000LL};
@@ -141,8 +142,10 @@ static void sample_loop(struct run_state *s)
         if (ended(s, 0))
             return;
         long long step = s->series.step_ns;
-        if (run_read(s, v) == PAPI_OK)
+        if (run_read(s, v) == PAPI_OK) {
+            run_omp_live_columns(s, v + s->opt.nevents);
             cs_add(&s->series, run_now_ns() - s->start_ns, v);
+        }
         if (s->series.step_ns != step) /* merged: the ticks skipped so far, at the new step */
             s->skipped = s->skipped * step / s->series.step_ns;
         long long late = run_now_ns() - next;
@@ -166,8 +169,12 @@ void run_child_wait(struct run_state *s)
     if (s->multiplexed && (ret != PAPI_OK || run_fractions(s, s->fraction) != PAPI_OK))
         for (int i = 0; i < s->opt.nevents; i++)
             s->fraction[i] = NAN; /* unknown: the banner says so */
-    if (s->opt.interval > 0)
-        cs_add(&s->series, s->end_ns - s->start_ns, s->value);
+    if (s->opt.interval > 0) {    /* the last sample: the counts and the tool's final sums */
+        long long v[RUN_MAX_EVENTS + RUN_OMP_LIVE_COLUMNS];
+        memcpy(v, s->value, (size_t)s->opt.nevents * sizeof *v);
+        run_omp_live_columns(s, v + s->opt.nevents);
+        cs_add(&s->series, s->end_ns - s->start_ns, v);
+    }
     while (waitpid(s->child, &s->status, 0) < 0 && errno == EINTR)
         ;
     child_pid = 0;

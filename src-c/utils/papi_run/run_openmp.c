@@ -17,6 +17,7 @@
 #include "json_writer.h"
 #include "run.h"
 #include "run_modules.h"
+#include "run_omp_live.h"
 #include "run_openmp.h"
 
 #ifndef PAPI_RUN_MULTIARCH
@@ -145,6 +146,7 @@ void run_openmp_prepare(struct run_state *s, enum run_omp_runtime runtime)
     setenv("PAPI_RUN_OMPT_TABLE_FILE", o->tables, 1);
     set_events(s);
     o->asked = 1;
+    run_omp_live_prepare(s);
     say(o, RUN_OMP_UNREPORTED,
         o->user_tools[0] ? "no process wrote a table: a tool OMP_TOOL_LIBRARIES names was "
                            "loaded before papi_run's, the program has a tool of its own, or "
@@ -566,4 +568,5 @@ void run_openmp_free(struct run_state *s)
     for (int i = 0; i < s->omp.ndocs; i++)
         free(s->omp.doc[i]);
     s->omp.ndocs = 0;
+    run_omp_live_free(s);
 }

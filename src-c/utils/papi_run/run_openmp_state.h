@@ -3,6 +3,9 @@
 #ifndef PAPI_RUN_OPENMP_STATE_H
 #define PAPI_RUN_OPENMP_STATE_H
 
+struct papi_ompt_live;
+struct ompt_live_sums;
+
 #define RUN_OMP_PROCESSES_MAX 64 /* processes whose tables the file carries */
 
 /* The OpenMP runtime the program's file names (its DT_NEEDED). */
@@ -30,6 +33,11 @@ struct run_openmp {
     int unread;     /* tables beyond the bound, or that could not be read whole */
     int counts_off; /* papi_run's default events not counted per region: no user-space
                      * read of a thread's set here (run_openmp.c set_events) */
+    /* --interval: the tool's running sums shared in memory (run_omp_live.c), the
+     * reader's sums, the file that holds them; NULL and "" when not asked. */
+    struct papi_ompt_live *live;
+    struct ompt_live_sums *live_sums;
+    char live_file[4200];
 };
 
 #endif

@@ -23,6 +23,7 @@
 #include "region_file_head.h"
 #include "run.h"
 #include "run_metrics.h"
+#include "run_omp_live.h"
 #include "run_openmp.h"
 #include "run_report.h"
 #include "run_threads.h"
@@ -134,6 +135,7 @@ static void write_series(struct jw *w, const struct run_state *s)
             jw_int(w, s->opt.events[i], d[i]);
         }
         write_sample_metrics(w, s, d, s->series.t[k] - (k ? s->series.t[k - 1] : 0));
+        run_omp_live_write(w, s, k);
         jw_obj_end(w);
     }
     jw_arr_end(w);
