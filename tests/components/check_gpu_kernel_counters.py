@@ -3,7 +3,10 @@
 twice; cuda_profiler.txt's kvalue lines stage each launch's values. Checks each kernel's
 row (launches and sums, exact), the banner's line on the serialisation, and the one-line
 refusals of an unknown metric and of no device (the component's reason). Every file
-written follows its schema (gpu_activity.schema.json's kernel_counters: report_check)."""
+written follows its schema (gpu_activity.schema.json's kernel_counters: report_check).
+papi_report on the run's folder: gpu_kernel_counters.csv exact; --compare of that run and
+one whose staged values are doubled: each kernel's metric B/A 2, its launches the same."""
+import csv
 import glob
 import json
 import os
@@ -15,6 +18,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import report_check  # noqa: E402 (every report the runs write checked against its schema)
 
 report_check.guard()
+HERE = os.path.dirname(os.path.abspath(__file__))
+PAPI_REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.page import compare  # noqa: E402
 
 PAPI_RUN, PROG = sys.argv[1], sys.argv[2]
 METRICS = "sm__cycles_active.sum,dram__bytes.sum"
@@ -26,6 +33,7 @@ def run(metrics, extra_env=None):
     p = subprocess.run([PAPI_RUN, "-e", "perf::TASK-CLOCK", "-o", out, "--gpu-counters", metrics,
                         "--", PROG], env=env, capture_output=True, text=True, timeout=50)
     files = glob.glob(os.path.join(out, "papi_run_output", "gpu_activity_*.json"))
+    run.out = out
     return p, files
 
 
@@ -55,6 +63,7 @@ if kc != want:
 banner = [l for l in p.stderr.splitlines() if "GPU counters per kernel" in l]
 if len(banner) != 1 or "one range per launch" not in banner[0] or "serialised" not in banner[0]:
     fail("banner line missing or wrong", p)
+out_a = run.out
 print("rows exact: kernA 3 launches 600.25/7168, kernB 2 launches 18/192; banner:", banner[0])
 
 # an unknown metric: refused in one line naming it, no rows
@@ -78,4 +87,43 @@ p = subprocess.run([PAPI_RUN, "--gpu-counters", ",", "--", PROG], capture_output
                    text=True, timeout=50)
 if p.returncode == 0 or "no metric named" not in p.stderr:
     fail("empty --gpu-counters not refused", p)
+
+# papi_report's table, as a user runs it on papi_run's folder
+rep = os.path.join(out_a, "rep")
+p = subprocess.run([sys.executable, PAPI_REPORT, "-o", rep, out_a], capture_output=True,
+                   text=True, timeout=120)
+path = os.path.join(rep, "gpu_kernel_counters.csv")
+if p.returncode != 0 or not os.path.exists(path):
+    fail("papi_report: exit %d, no gpu_kernel_counters.csv" % p.returncode, p)
+pid = str(doc["pid"])
+rows = [(r["pid"], r["kernel"], r["metric"], int(r["launches"]), float(r["sum"]),
+         float(r["per_launch"])) for r in csv.DictReader(open(path))]
+want_rows = [(pid, "kernA", "sm__cycles_active.sum", 3, 600.25, 600.25 / 3),
+             (pid, "kernA", "dram__bytes.sum", 3, 7168.0, 7168.0 / 3),
+             (pid, "kernB", "sm__cycles_active.sum", 2, 18.0, 9.0),
+             (pid, "kernB", "dram__bytes.sum", 2, 192.0, 96.0)]
+if rows != want_rows:
+    fail("gpu_kernel_counters.csv %s != %s" % (rows, want_rows))
+print("papi_report gpu_kernel_counters.csv exact:", len(rows), "rows")
+
+# --compare by kernel and metric: the staged values doubled in run B
+staged = tempfile.mkdtemp(prefix="gpuk_staged")
+doubled = os.path.join(staged, "cuda_profiler.txt")
+with open(os.environ["PAPI_TEST_CUPTI_PROFILER"]) as src, open(doubled, "w") as dst:
+    for line in src:
+        w = line.split()
+        if w and w[0] == "kvalue":
+            line = " ".join(w[:4] + ["%r" % (2 * float(v)) for v in w[4:]]) + "\n"
+        dst.write(line)
+p, files = run(METRICS, {"PAPI_TEST_CUPTI_PROFILER": doubled})
+if p.returncode != 0 or len(files) != 1:
+    fail("run B: rc %d, files %s" % (p.returncode, files), p)
+df = compare.compare(out_a, run.out)
+got = {(r["entity"], r["quantity"]): round(r["ratio"], 6)
+       for r in df[df["scope"] == "kernel"].to_dict("records")}
+want_cmp = {(k, q): 2.0 for k in ("kernA", "kernB") for q in METRICS.split(",")}
+want_cmp.update({(k, "launches"): 1.0 for k in ("kernA", "kernB")})
+if got != want_cmp:
+    fail("--compare by kernel %s != %s" % (got, want_cmp))
+print("--compare by kernel and metric: B/A 2 for each metric, launches 1")
 print("PASS")
