@@ -5,7 +5,8 @@ row (launches and sums, exact), the banner's line on the serialisation, and the 
 refusals of an unknown metric and of no device (the component's reason). Every file
 written follows its schema (gpu_activity.schema.json's kernel_counters: report_check).
 papi_report on the run's folder: gpu_kernel_counters.csv exact; --compare of that run and
-one whose staged values are doubled: each kernel's metric B/A 2, its launches the same."""
+one whose staged values are doubled: each kernel's metric B/A 2, its launches the same. 4100 launches of one kernel: 4096
+counted, 4 dropped (CUPTI's numOfRangeDropped), said in one line."""
 import csv
 import glob
 import json
@@ -27,11 +28,11 @@ PAPI_RUN, PROG = sys.argv[1], sys.argv[2]
 METRICS = "sm__cycles_active.sum,dram__bytes.sum"
 
 
-def run(metrics, extra_env=None):
+def run(metrics, extra_env=None, args=()):
     out = tempfile.mkdtemp(prefix="gpuk")
     env = dict(os.environ, **(extra_env or {}))
     p = subprocess.run([PAPI_RUN, "-e", "perf::TASK-CLOCK", "-o", out, "--gpu-counters", metrics,
-                        "--", PROG], env=env, capture_output=True, text=True, timeout=50)
+                        "--", PROG] + list(args), env=env, capture_output=True, text=True, timeout=50)
     files = glob.glob(os.path.join(out, "papi_run_output", "gpu_activity_*.json"))
     run.out = out
     return p, files
@@ -87,6 +88,16 @@ p = subprocess.run([PAPI_RUN, "--gpu-counters", ",", "--", PROG], capture_output
                    text=True, timeout=50)
 if p.returncode == 0 or "no metric named" not in p.stderr:
     fail("empty --gpu-counters not refused", p)
+
+# 4100 launches: the first 4096 counted (the ranges CUPTI's counter data holds), 4 dropped
+p, files = run(METRICS, args=["4100"])
+kc = json.load(open(files[0]))["kernel_counters"] if len(files) == 1 else {}
+if kc.get("dropped_launches") != 4 or [(k["kernel"], k["launches"], k["sums"]) for k in
+                                       kc.get("kernels", [])] != [
+        ("kernA", 4096, {"sm__cycles_active.sum": 600.25, "dram__bytes.sum": 7168.0})] or \
+        "papi_run --gpu-counters: 4 launches not counted" not in p.stderr:
+    fail("4100 launches: %s" % json.dumps(kc), p)
+print("4100 launches: 4096 counted, 4 dropped and said")
 
 # papi_report's table, as a user runs it on papi_run's folder
 rep = os.path.join(out_a, "rep")

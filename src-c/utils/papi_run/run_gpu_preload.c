@@ -73,7 +73,7 @@ static void write_kernel_counters(struct jw *w)
     if (papi_gpu_kernels_dropped())
         fprintf(stderr,
                 "papi_run --gpu-counters: %lu launches not counted (CUPTI's counter data "
-                "holds the first ranges only)\n",
+                "holds the first ranges only, or no memory for a row)\n",
                 papi_gpu_kernels_dropped());
 }
 

@@ -32,7 +32,8 @@ static struct {
     int nrows, cap;
 } kn;
 
-/* One decoded range: its values added to its kernel's row. */
+/* One decoded range: its values added to its kernel's row (a row that cannot be made for
+ * want of memory: the launch counted as dropped, never left out unsaid). */
 static void add_range(void *arg, const char *kernel, const double *values)
 {
     (void)arg;
@@ -43,14 +44,18 @@ static void add_range(void *arg, const char *kernel, const double *values)
         if (kn.nrows == kn.cap) {
             int cap = kn.cap ? kn.cap * 2 : 16;
             struct kernel_row *r = realloc(kn.rows, (size_t)cap * sizeof *r);
-            if (!r)
+            if (!r) {
+                kn.s.dropped++;
                 return;
+            }
             kn.rows = r;
             kn.cap = cap;
         }
         memset(&kn.rows[k], 0, sizeof kn.rows[k]);
-        if (!(kn.rows[k].name = strdup(kernel)))
+        if (!(kn.rows[k].name = strdup(kernel))) {
+            kn.s.dropped++;
             return;
+        }
         kn.nrows++;
     }
     kn.rows[k].launches++;
