@@ -83,6 +83,13 @@ lines = [l for l in p.stderr.splitlines() if l.startswith("papi_run --gpu-counte
 if len(lines) != 1 or "component cuda is disabled" not in lines[0]:
     fail("no device not said in one line", p)
 print("no device:", lines[0])
+# under a launcher, the reason once per job: launcher rank 0 says it, rank 1 does not
+for rank, said in (("0", 1), ("1", 0)):
+    p, files = run(METRICS, {"PAPI_TEST_CUDA_MODE": "nodevice", "PMI_RANK": rank})
+    n = sum(l.startswith("papi_run --gpu-counters:") for l in p.stderr.splitlines())
+    if n != said:
+        fail("launcher rank %s: the reason said %d times, want %d" % (rank, n, said), p)
+print("no device under a launcher: said by rank 0 only")
 # no metric at all: papi_run's own usage error
 p = subprocess.run([PAPI_RUN, "--gpu-counters", ",", "--", PROG], capture_output=True,
                    text=True, timeout=50)

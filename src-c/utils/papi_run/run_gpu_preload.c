@@ -200,7 +200,8 @@ __attribute__((constructor)) static void run_gpu_start(void)
     char why[1024];
     if (metrics && *metrics) {
         counting_kernels = papi_gpu_kernels_start(metrics, why, sizeof why) == 0;
-        if (!counting_kernels)
+        /* once per job, as --gpu's reason: by its first rank (every process outside one) */
+        if (!counting_kernels && run_launcher_rank(&source) <= 0)
             fprintf(stderr, "papi_run --gpu-counters: not counted: %s\n", why);
     }
     atexit(write_file); /* after the layer's start: before its own flush at exit */
