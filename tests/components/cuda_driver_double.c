@@ -6,8 +6,11 @@
  * contexts anyone else made (a primary context retained while inactive, cuCtxCreate): the
  * cuda component must make none. A context is the device's number plus 0x1000, as the
  * CUPTI double reads it (tests/gpu_activity/cupti_profiler_double.c).
+ * PAPI_TEST_CUDA_ACTIVE=N: device N's primary context is active from the start (CUDA
+ * initialised before the tool: papi_run --gpu-counters' per-kernel session finds it).
  * PAPI_TEST_CUDA_MODE: nodevice (cuInit: CUDA_ERROR_NO_DEVICE). PAPI_TEST_CUDA_DEVICES:
  * the number of devices (2). PAPI_TEST_CUDA_DRIVER: cuDriverGetVersion's (13000). */
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,22 @@ EXPORT CUresult cuda_double_launch_kernel(void)
         return CUDA_ERROR_INVALID_CONTEXT;
     __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
     return CUDA_SUCCESS;
+}
+
+/* A named kernel launched in the current context: counted, and the range CUPTI's auto
+ * range mode makes around it ended in the CUPTI double (when that is loaded). */
+EXPORT CUresult cuda_double_launch_named(const char *kernel)
+{
+    CUresult r = cuda_double_launch_kernel();
+    /* CUPTI loaded by a tool (RTLD_LOCAL): found by its soname, not loaded here */
+    void *cupti = r == CUDA_SUCCESS ? dlopen("libcupti.so.13", RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    void (*ran)(int, const char *) =
+        cupti ? (void (*)(int, const char *))dlsym(cupti, "cupti_double_kernel_ran") : NULL;
+    if (ran)
+        ran((int)((uintptr_t)current - 0x1000), kernel);
+    if (cupti)
+        dlclose(cupti);
+    return r;
 }
 
 EXPORT unsigned long cuda_double_launches(void)
@@ -157,6 +176,9 @@ EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned int *flags,
 {
     entered();
     *flags = 0;
+    const char *on = getenv("PAPI_TEST_CUDA_ACTIVE");
+    if (on && *on && atoi(on) == device)
+        __atomic_store_n(&active[device], 1, __ATOMIC_RELAXED);
     *is_active = __atomic_load_n(&active[device], __ATOMIC_RELAXED);
     return CUDA_SUCCESS;
 }

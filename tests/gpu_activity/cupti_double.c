@@ -71,6 +71,9 @@ EXPORT CUptiResult cuptiGetResultString(CUptiResult result, const char **str)
     case CUPTI_ERROR_INVALID_DEVICE:
         *str = "CUPTI_ERROR_INVALID_DEVICE";
         break;
+    case 17: /* the profiler's CUPTI_ERROR_INVALID_METRIC_NAME (cupti_profiler_api.h) */
+        *str = "CUPTI_ERROR_INVALID_METRIC_NAME";
+        break;
     case 26: /* the profiler's (cupti_profiler_api.h) */
         *str = "CUPTI_ERROR_HARDWARE_BUSY";
         break;

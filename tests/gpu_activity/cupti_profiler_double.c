@@ -15,6 +15,12 @@
  *   passes NAME N                    the full metric NAME needs N passes
  *   value DEVICE NAME V1 V2 ...      NAME's value in the device's 1st, 2nd ... range
  *                                    (of each profiler object: a context's own count)
+ *   kvalue DEVICE KERNEL NAME V1 V2 ...
+ *                                    NAME's value in the 1st, 2nd ... auto range (CUPTI_AutoRange:
+ *                                    one range per launch) of the kernel KERNEL on DEVICE
+ * A kernel "runs" when the CUDA driver double's cuda_double_launch_named calls
+ * cupti_double_kernel_ran: each started auto-range profiler object of its device gets a
+ * range named by the kernel (dropped beyond its maxRangesPerPass, as CUPTI drops them).
  * PAPI_TEST_CUPTI_MODE: privileges (cuptiProfilerGetCounterAvailability refuses for want
  * of permission), busy (another profiler holds the counters), decodefail (the second
  * cuptiRangeProfilerDecodeData of a profiler object fails: the device's counters lost).
@@ -59,6 +65,13 @@ static struct {
         int n;
     } values[MAX_METRICS];
     int nvalues;
+    struct {
+        int device;
+        char kernel[160], name[160];
+        double v[MAX_VALUES];
+        int n;
+    } kvalues[MAX_METRICS];
+    int nkvalues;
 } st;
 static pthread_once_t staged_once = PTHREAD_ONCE_INIT;
 static int base_calls; /* GetBaseMetrics calls: what the component's cache spares */
@@ -111,6 +124,16 @@ static void stage(void)
                  p = end, v = strtod(p, &end))
                 st.values[st.nvalues].v[st.values[st.nvalues].n++] = v;
             st.nvalues++;
+        } else if (sscanf(line, "kvalue %d %159s %159s %n", &dev, a, b, &used) == 3 &&
+                   st.nkvalues < MAX_METRICS) {
+            __typeof__(st.kvalues[0]) *k = &st.kvalues[st.nkvalues++];
+            k->device = dev;
+            snprintf(k->kernel, sizeof k->kernel, "%s", a);
+            snprintf(k->name, sizeof k->name, "%s", b);
+            char *p = line + used, *end;
+            for (double v = strtod(p, &end); end != p && k->n < MAX_VALUES;
+                 p = end, v = strtod(p, &end))
+                k->v[k->n++] = v;
         }
     }
     if (f)
@@ -353,10 +376,24 @@ EXPORT CUptiResult cuptiProfilerHostGetNumOfPasses(CUpti_Profiler_Host_GetNumOfP
 }
 
 /* The counter data image, as the double writes it at decode: its device and range. */
+#define MAX_AUTO_RANGES 4096
 struct counter_data {
     char magic[8];
     int device, range, decoded;
+    int autorange;                       /* decoded from an auto-range object */
+    int nranges;                         /* auto ranges decoded (0 for a user range) */
+    const char *kernel[MAX_AUTO_RANGES]; /* each auto range's kernel (the object's names) */
 };
+
+/* The value of NAME in the nth range of kernel on device (a staged kvalue), else 0. */
+static double kernel_value(int device, const char *kernel, const char *name, int nth)
+{
+    for (int i = 0; i < st.nkvalues; i++)
+        if (st.kvalues[i].device == device && strcmp(st.kvalues[i].kernel, kernel) == 0 &&
+            strcmp(st.kvalues[i].name, name) == 0)
+            return nth < st.kvalues[i].n ? st.kvalues[i].v[nth] : 0;
+    return 0;
+}
 
 static double value_of(int device, const char *name, int range)
 {
@@ -371,14 +408,41 @@ cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Par
 {
     entered();
     if (!SIZE_OK(p, CUpti_Profiler_Host_EvaluateToGpuValues_Params, pMetricValues) ||
-        !p->pHostObject || p->counterDataImageSize < sizeof(struct counter_data) ||
-        p->rangeIndex != 0)
+        !p->pHostObject || p->counterDataImageSize < sizeof(struct counter_data))
         return CUPTI_ERROR_INVALID_PARAMETER;
     const struct counter_data *d = (const void *)p->pCounterDataImage;
     if (strcmp(d->magic, "cdata") != 0 || !d->decoded)
         return CUPTI_ERROR_INVALID_OPERATION;
+    if (p->rangeIndex >= (size_t)(d->autorange ? d->nranges : 1))
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    if (d->autorange) { /* an auto range: its kernel's nth launch */
+        const char *k = d->kernel[p->rangeIndex];
+        int nth = 0;
+        for (size_t r = 0; r < p->rangeIndex; r++)
+            nth += strcmp(d->kernel[r], k) == 0;
+        for (size_t i = 0; i < p->numMetrics; i++)
+            p->pMetricValues[i] = kernel_value(d->device, k, p->ppMetricNames[i], nth);
+        return CUPTI_SUCCESS;
+    }
     for (size_t i = 0; i < p->numMetrics; i++)
         p->pMetricValues[i] = value_of(d->device, p->ppMetricNames[i], d->range - 1);
+    return CUPTI_SUCCESS;
+}
+
+/* A range's name: the kernel's for an auto range (CUPTI's copy, freed by the caller). */
+EXPORT CUptiResult cuptiProfilerHostGetRangeName(CUpti_Profiler_Host_GetRangeName_Params *p)
+{
+    entered();
+    if (!SIZE_OK(p, CUpti_Profiler_Host_GetRangeName_Params, pRangeName) || !p->pCounterDataImage ||
+        p->counterDataImageSize < sizeof(struct counter_data))
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    const struct counter_data *d = (const void *)p->pCounterDataImage;
+    if (strcmp(d->magic, "cdata") != 0 || !d->decoded)
+        return CUPTI_ERROR_INVALID_OPERATION;
+    if (p->rangeIndex >= (size_t)d->nranges)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    if (!(p->pRangeName = strdup(d->kernel[p->rangeIndex])))
+        return CUPTI_ERROR_OUT_OF_MEMORY;
     return CUPTI_SUCCESS;
 }
 
@@ -386,7 +450,30 @@ cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Par
 struct CUpti_RangeProfiler_Object {
     int device, configured, started, pushed, ranges;
     struct counter_data *data;
+    int autorange;       /* CUPTI_AutoRange: a range per kernel launch */
+    size_t max, dropped; /* maxRangesPerPass; launches beyond it */
+    int nkernels;        /* the ranges so far */
+    char *kernel[MAX_AUTO_RANGES];
+    struct CUpti_RangeProfiler_Object *next; /* the enabled objects */
 };
+static struct CUpti_RangeProfiler_Object *enabled_objects;
+static pthread_mutex_t objects_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A kernel launched on device (the CUDA driver double calls it): a range named by it in
+ * each started auto-range object of the device. */
+EXPORT void cupti_double_kernel_ran(int device, const char *kernel)
+{
+    pthread_mutex_lock(&objects_lock);
+    for (struct CUpti_RangeProfiler_Object *o = enabled_objects; o; o = o->next) {
+        if (o->device != device || !o->started || !o->autorange)
+            continue;
+        if ((size_t)o->nkernels >= o->max || o->nkernels >= MAX_AUTO_RANGES)
+            o->dropped++;
+        else
+            o->kernel[o->nkernels++] = strdup(kernel);
+    }
+    pthread_mutex_unlock(&objects_lock);
+}
 static int objects; /* enabled and not disabled */
 
 EXPORT int cupti_double_profilers(void)
@@ -404,6 +491,10 @@ EXPORT CUptiResult cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p
     if (!o)
         return CUPTI_ERROR_OUT_OF_MEMORY;
     o->device = device_of(p->ctx);
+    pthread_mutex_lock(&objects_lock);
+    o->next = enabled_objects;
+    enabled_objects = o;
+    pthread_mutex_unlock(&objects_lock);
     p->pRangeProfilerObject = o;
     __atomic_add_fetch(&objects, 1, __ATOMIC_RELAXED);
     return CUPTI_SUCCESS;
@@ -415,7 +506,17 @@ EXPORT CUptiResult cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params 
     if (!SIZE_OK(p, CUpti_RangeProfiler_Disable_Params, pRangeProfilerObject) ||
         !p->pRangeProfilerObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    free(p->pRangeProfilerObject);
+    struct CUpti_RangeProfiler_Object *o = p->pRangeProfilerObject;
+    pthread_mutex_lock(&objects_lock);
+    for (struct CUpti_RangeProfiler_Object **at = &enabled_objects; *at; at = &(*at)->next)
+        if (*at == o) {
+            *at = o->next;
+            break;
+        }
+    pthread_mutex_unlock(&objects_lock);
+    for (int i = 0; i < o->nkernels; i++)
+        free(o->kernel[i]);
+    free(o);
     __atomic_sub_fetch(&objects, 1, __ATOMIC_RELAXED);
     return CUPTI_SUCCESS;
 }
@@ -448,8 +549,11 @@ EXPORT CUptiResult cuptiRangeProfilerSetConfig(CUpti_RangeProfiler_SetConfig_Par
     entered();
     if (!SIZE_OK(p, CUpti_RangeProfiler_SetConfig_Params, targetNestingLevel) ||
         !p->pRangeProfilerObject || !p->pConfig || !p->pCounterDataImage ||
-        p->range != CUPTI_UserRange || p->replayMode != CUPTI_UserReplay)
+        (p->range != CUPTI_UserRange && p->range != CUPTI_AutoRange) ||
+        p->replayMode != CUPTI_UserReplay || !p->maxRangesPerPass)
         return CUPTI_ERROR_INVALID_PARAMETER;
+    p->pRangeProfilerObject->autorange = p->range == CUPTI_AutoRange;
+    p->pRangeProfilerObject->max = p->maxRangesPerPass;
     p->pRangeProfilerObject->data = (void *)p->pCounterDataImage;
     p->pRangeProfilerObject->configured = passes_of((const char *)p->pConfig);
     return CUPTI_SUCCESS;
@@ -473,7 +577,8 @@ EXPORT CUptiResult cuptiRangeProfilerPushRange(CUpti_RangeProfiler_PushRange_Par
     if (!SIZE_OK(p, CUpti_RangeProfiler_PushRange_Params, pRangeName) || !p->pRangeProfilerObject ||
         !p->pRangeName)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    if (!p->pRangeProfilerObject->started || p->pRangeProfilerObject->pushed)
+    if (!p->pRangeProfilerObject->started || p->pRangeProfilerObject->pushed ||
+        p->pRangeProfilerObject->autorange) /* CUPTI: push and pop are user-range calls */
         return CUPTI_ERROR_INVALID_OPERATION;
     p->pRangeProfilerObject->pushed = 1;
     return CUPTI_SUCCESS;
@@ -501,7 +606,9 @@ EXPORT CUptiResult cuptiRangeProfilerStop(CUpti_RangeProfiler_Stop_Params *p)
     struct CUpti_RangeProfiler_Object *o = p->pRangeProfilerObject;
     if (!o->started || o->pushed)
         return CUPTI_ERROR_INVALID_OPERATION;
+    pthread_mutex_lock(&objects_lock);
     o->started = 0;
+    pthread_mutex_unlock(&objects_lock);
     p->passIndex = 0;
     p->targetNestingLevel = 1;
     p->isAllPassSubmitted = o->configured <= 1;
@@ -521,6 +628,24 @@ EXPORT CUptiResult cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_P
         return CUPTI_ERROR_UNKNOWN;
     o->data->range = o->ranges;
     o->data->decoded = 1;
-    p->numOfRangeDropped = 0;
+    o->data->autorange = o->autorange;
+    o->data->nranges = o->autorange ? o->nkernels : 0;
+    for (int i = 0; i < o->data->nranges; i++)
+        o->data->kernel[i] = o->kernel[i];
+    p->numOfRangeDropped = o->autorange ? o->dropped : 0;
+    return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult
+cuptiRangeProfilerGetCounterDataInfo(CUpti_RangeProfiler_GetCounterDataInfo_Params *p)
+{
+    entered();
+    if (!SIZE_OK(p, CUpti_RangeProfiler_GetCounterDataInfo_Params, numTotalRanges) ||
+        !p->pCounterDataImage || p->counterDataImageSize < sizeof(struct counter_data))
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    const struct counter_data *d = (const void *)p->pCounterDataImage;
+    if (strcmp(d->magic, "cdata") != 0 || !d->decoded)
+        return CUPTI_ERROR_INVALID_OPERATION;
+    p->numTotalRanges = d->autorange ? (size_t)d->nranges : (size_t)1;
     return CUPTI_SUCCESS;
 }

@@ -6,7 +6,8 @@ A unit is one value of one quantity of one thing in one run: a region's real tim
 cycles, each event and named metric per rank and thread (scope "region", by the
 region's path); the job's and each rank's wall, MPI and compute time, counters and
 metrics; each MPI call's time per rank (scope "mpi call"); each GPU kernel's time and
-launches per rank (scope "kernel"); each OpenMP parallel
+launches per rank (scope "kernel"), and each kernel's GPU counters (papi_run
+--gpu-counters: each metric's sum and the launches per process, scope "kernel"); each OpenMP parallel
 region's wall and lost thread time and efficiencies per process, by the region's name and
 site ("NAME [SITE]" where it has one: regions of one name told apart, never averaged),
 and each process's OpenMP efficiencies (scope "openmp", entity PROCESSES: the OMPT tool's
@@ -20,7 +21,7 @@ from ..tables import catalog, openmp
 from . import profile_compare
 from ..load import registry
 from ..load.check import MalformedInput
-from ..load.load import load_mpi, load_regions
+from ..load.load import load_gpu_runs, load_mpi, load_regions
 
 UNIT_COLUMNS = ["run", "scope", "entity", "quantity", "unit", "value"]
 KEY = ["scope", "entity", "quantity"]
@@ -128,6 +129,20 @@ def gpu_units(run, df):
                      ignore_index=True)
 
 
+def kernel_counter_units(run, procs):
+    """Scope "kernel": papi_run --gpu-counters' rows (tables/gpu.py's gpu_kernel_counters),
+    per process each kernel's sum of each metric (the quantity the metric's name) and its
+    launches: the GPU's own counts, judged as counts are."""
+    df = registry.TABLES["gpu_kernel_counters"][1](procs)
+    if not len(df):
+        return _empty()
+    launches = df.drop_duplicates(["pid", "kernel"])
+    return pd.concat([_frame(run, "kernel", df["kernel"].values, df["metric"].values, "",
+                             df["sum"].values),
+                      _frame(run, "kernel", launches["kernel"].values, "launches", "",
+                             launches["launches"].values)], ignore_index=True)
+
+
 def mpi_units(run, rep):
     catalog.load("tables")
     # Only the tables compared: the whole catalogue of a 10,000-rank report costs minutes.
@@ -175,7 +190,10 @@ def side_units(paths, classify):
             elif kind == "openmp":
                 parts += openmp_units(run, catalog.tables(openmp=[p])) or [_empty()]
             else:
-                parts.append(region_units(run, load_regions([p])))
+                files = load_regions([p])
+                parts.append(region_units(run, files))
+                catalog.load("tables")
+                parts.append(kernel_counter_units(run, load_gpu_runs(p, files)))
     return (pd.concat(parts, ignore_index=True) if parts else _empty()), reports
 
 

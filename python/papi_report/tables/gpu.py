@@ -7,8 +7,9 @@ mean, max (rank), over the ranks whose GPUs ran it; and the region files' host/d
 factors, the whole run's ("gpu_run_pop") and each region's ("gpu_pop"), per rank. The
 figures are the layer's, only summed and laid out; and papi_run --gpu's per-process files
 (gpu_activity_RUNID_PID.json) as the run_gpu_* tables: per process its kernels, what its
-GPUs did, and its whole run's host/device POP factors (run_pop). Files without GPU
-activity give empty tables. Needs pandas only."""
+GPUs did, and its whole run's host/device POP factors (run_pop); with papi_run
+--gpu-counters, the GPU's own counters per kernel (the files' kernel_counters) as
+gpu_kernel_counters. Files without GPU activity give empty tables. Needs pandas only."""
 import pandas as pd
 
 from ..load import registry
@@ -25,6 +26,7 @@ BUSY_COLUMNS = ["scope", "rank", "busy_s", "kernel_launches", "kernel_s", "copy_
 RUN_KERNEL_COLUMNS = ["pid", "kernel", "launches", "total_s", "mean_s"]
 RUN_BUSY_COLUMNS = ["pid"] + BUSY_COLUMNS[2:]
 RUN_POP_COLUMNS = ["pid", "wall_s"] + POP_COLUMNS[4:]
+KERNEL_COUNTER_COLUMNS = ["pid", "kernel", "metric", "launches", "sum", "per_launch"]
 
 
 def _per_kernel(section):
@@ -129,6 +131,17 @@ def run_gpu_pop(procs):
     return _frame(rows, RUN_POP_COLUMNS, ["pid", "gpus"])
 
 
+def gpu_kernel_counters(procs):
+    """papi_run --gpu-counters: per process, kernel name (in the order of its first launch)
+    and metric, its launches, the metric's sum over them and the sum per launch."""
+    rows = [{"pid": doc["pid"], "kernel": k["kernel"], "metric": m, "launches": k["launches"],
+             "sum": k["sums"].get(m), "per_launch": k["sums"].get(m) / k["launches"]
+             if k["sums"].get(m) is not None else None}
+            for _, doc in procs for k in (doc.get("kernel_counters") or {}).get("kernels", [])
+            for m in doc["kernel_counters"]["metrics"]]
+    return _frame(rows, KERNEL_COUNTER_COLUMNS, ["pid", "launches"])
+
+
 def region_gpu_kernels(files):
     """The kernel table of each named region (the region API's gpu_regions), its threads
     summed within a rank, over the ranks (a file without a rank is rank 0)."""
@@ -199,9 +212,12 @@ registry.table("regions")(region_gpu_pop)
 registry.table("gpu")(run_gpu_kernels)
 registry.table("gpu")(run_gpu_processes)
 registry.table("gpu")(run_gpu_pop)
+registry.table("gpu")(gpu_kernel_counters)
 registry.view("run_gpu_kernels", "GPU kernels per process (papi_run --gpu)", 40)
 registry.view("run_gpu_processes", "GPU activity per process (papi_run --gpu)", 64)
 registry.view("run_gpu_pop", "Host/device POP per process over its whole run (papi_run --gpu)", 40)
+registry.view("gpu_kernel_counters", "GPU counters per kernel and metric (papi_run "
+              "--gpu-counters: launches, sum, per launch)", 40)
 registry.view("mpi_gpu_kernels", "GPU kernels (run, and each MPI_Pcontrol region; time per "
               "rank min (rank), mean, max (rank))", 40)
 registry.view("mpi_gpu_ranks", "GPU activity per rank (run, and each MPI_Pcontrol region)", 64)

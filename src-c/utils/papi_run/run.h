@@ -33,8 +33,9 @@ struct run_options {
     const char *outdir; /* -o, else "." */
     double interval;    /* --interval seconds, 0: none */
     int per_thread;
-    int gpu;           /* --gpu: libpapi_run_gpu.so records the GPU activity in the program */
-    const char *trace; /* --trace FORMAT, NULL: none (run_trace.c) */
+    int gpu; /* --gpu: libpapi_run_gpu.so records the GPU activity in the program */
+    const char *gpu_counters; /* --gpu-counters METRICS (CUPTI's names), NULL: none */
+    const char *trace;        /* --trace FORMAT, NULL: none (run_trace.c) */
     int quiet;
     char csv_sep[16];          /* -x SEP: perf stat -x lines instead of the banner; "": none */
     int json;                  /* --json: perf stat -j lines instead of the banner */

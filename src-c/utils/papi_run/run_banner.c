@@ -66,6 +66,12 @@ static void print_end(const struct run_state *s, double seconds)
     }
     if (s->note[0])
         fprintf(stderr, " note: %s\n", s->note);
+    if (s->opt.gpu_counters)
+        fprintf(stderr,
+                " GPU counters per kernel (%s): one range per launch on device 0, so the "
+                "program's kernels ran serialised, one at a time (no overlap between "
+                "kernels or streams)\n",
+                s->opt.gpu_counters);
     if (s->multiplexed)
         fprintf(stderr,
                 " multiplexed (%s): each count scaled to the share of the time it ran, "

@@ -8,7 +8,10 @@
  * starts again and writes gpu_activity_RUNID_PID_execN.json after its predecessor's.
  * With papi_run --trace (PAPI_RUN_GPU_TRACE_FILE) each kernel, copy and memset is also
  * kept with its times and appended at exit to that file, a block per process image
- * (trace_gpu_tracks.h's file form), for papi_run's trace. */
+ * (trace_gpu_tracks.h's file form), for papi_run's trace.
+ * With papi_run --gpu-counters (PAPI_RUN_GPU_COUNTERS: CUPTI metric names) the cuda
+ * component counts them per kernel from the constructor (papi_gpu_kernels.h: a range per
+ * launch on device 0) and the file gains "kernel_counters": a row per kernel name. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -24,12 +27,55 @@
 #include "json_writer.h"
 #include "output_file.h"
 #include "papi_gpu_activity.h"
+#include "papi_gpu_kernels.h"
 #include "run_identity.h"
 #include "trace_gpu_tracks.h"
 
 #define MAX_JSON (64u << 20) /* 1024 kernel rows are ~300 KiB: a bound, never reached */
 
 static pid_t started_by;
+static int counting_kernels; /* --gpu-counters' per-kernel session started */
+
+/* The per-kernel rows as the file's "kernel_counters" (gpu_activity.schema.json). */
+static void write_kernel_counters(struct jw *w)
+{
+    char why[1024];
+    int n = papi_gpu_kernels_stop(why, sizeof why);
+    if (n < 0) {
+        fprintf(stderr, "papi_run --gpu-counters: the kernels' counters lost: %s\n", why);
+        return;
+    }
+    jw_obj_begin(w, "kernel_counters");
+    jw_int(w, "device", 0);
+    jw_arr_begin(w, "metrics");
+    for (int i = 0; i < papi_gpu_kernels_nmetrics(); i++)
+        jw_str(w, NULL, papi_gpu_kernels_metric(i));
+    jw_arr_end(w);
+    jw_arr_begin(w, "kernels");
+    for (int k = 0; k < n; k++) {
+        const char *name;
+        unsigned long launches;
+        const double *sums;
+        if (papi_gpu_kernels_row(k, &name, &launches, &sums) != 0)
+            continue;
+        jw_obj_begin(w, NULL);
+        jw_str(w, "kernel", name);
+        jw_int(w, "launches", (long long)launches);
+        jw_obj_begin(w, "sums");
+        for (int i = 0; i < papi_gpu_kernels_nmetrics(); i++)
+            jw_double(w, papi_gpu_kernels_metric(i), sums[i]);
+        jw_obj_end(w);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_int(w, "dropped_launches", (long long)papi_gpu_kernels_dropped());
+    jw_obj_end(w);
+    if (papi_gpu_kernels_dropped())
+        fprintf(stderr,
+                "papi_run --gpu-counters: %lu launches not counted (CUPTI's counter data "
+                "holds the first ranges only, or no memory for a row)\n",
+                papi_gpu_kernels_dropped());
+}
 
 /* The process's GPU activity as JSON, in a buffer grown until it fits (heap), or NULL. */
 static char *activity_json(void)
@@ -75,6 +121,8 @@ static int write_text(int fd, const char *id, const char *json, const char *run_
     jw_raw(&w, "gpu", json);
     if (run_pop)
         jw_raw(&w, "run_pop", run_pop);
+    if (counting_kernels)
+        write_kernel_counters(&w);
     jw_obj_end(&w);
     int bad = jw_finish(&w) != 0;
     bad |= fclose(f) != 0;
@@ -148,5 +196,13 @@ __attribute__((constructor)) static void run_gpu_start(void)
     if (papi_gpu_activity_start(run_launcher_rank(&source) > 0 ? NULL : "papi_run --gpu") &&
         trace && *trace && !papi_gpu_activity_trace_keep())
         fprintf(stderr, "papi_run --gpu: no memory for the GPU tracks\n");
+    const char *metrics = env_get("PAPI_RUN_GPU_COUNTERS");
+    char why[1024];
+    if (metrics && *metrics) {
+        counting_kernels = papi_gpu_kernels_start(metrics, why, sizeof why) == 0;
+        /* once per job, as --gpu's reason: by its first rank (every process outside one) */
+        if (!counting_kernels && run_launcher_rank(&source) <= 0)
+            fprintf(stderr, "papi_run --gpu-counters: not counted: %s\n", why);
+    }
     atexit(write_file); /* after the layer's start: before its own flush at exit */
 }

@@ -20,6 +20,7 @@ enum {
     OPT_PER_THREAD,
     OPT_QUIET,
     OPT_GPU,
+    OPT_GPU_COUNTERS,
     OPT_SAMPLE,
     OPT_CALL_GRAPH,
     OPT_SAMPLE_STACKS,
@@ -42,6 +43,10 @@ static const char usage[] =
     "  --gpu           also record the program's NVIDIA GPU activity through CUPTI\n"
     "                  (kernels, copies, synchronisation: a library the program\n"
     "                  loads), DIR/papi_run_output/gpu_activity_RUNID_PID.json\n"
+    "  --gpu-counters METRICS  also count CUPTI's metrics (comma-separated full\n"
+    "                  names: sm__cycles_active.sum) per kernel on device 0, one range\n"
+    "                  per launch: launches and each metric's sum per kernel name in\n"
+    "                  --gpu's file (implies --gpu); kernels are serialised while counted\n"
     "  --quiet         no banner on stderr\n"
     "  --no-libomp     run a libgomp (gcc, gfortran) OpenMP program under libgomp, not\n"
     "                  LLVM's libomp: no OpenMP table (libgomp has no OMPT interface)\n"
@@ -178,6 +183,7 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
         {"per-thread", no_argument, NULL, OPT_PER_THREAD},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"gpu", no_argument, NULL, OPT_GPU},
+        {"gpu-counters", required_argument, NULL, OPT_GPU_COUNTERS},
         {"sample", required_argument, NULL, OPT_SAMPLE},
         {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
         {"sample-stacks", required_argument, NULL, OPT_SAMPLE_STACKS},
@@ -208,6 +214,12 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->per_thread = 1;
         } else if (c == OPT_GPU) {
             o->gpu = 1;
+        } else if (c == OPT_GPU_COUNTERS) {
+            if (!*optarg || optarg[strspn(optarg, ",")] == '\0')
+                util_usage_error("--gpu-counters: no metric named (CUPTI's names, "
+                                 "comma-separated: sm__cycles_active.sum,dram__bytes.sum)");
+            o->gpu_counters = optarg;
+            o->gpu = 1; /* the rows go into --gpu's file */
         } else if (c == OPT_TRACE) {
             o->trace = optarg; /* checked by run_trace_check: a bad one still counts */
         } else if (c == OPT_MERGE) {

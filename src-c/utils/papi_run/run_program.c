@@ -265,6 +265,8 @@ static void set_gpu(struct run_state *s)
     }
     setenv("PAPI_GPU_ACTIVITY", "1", 0);
     setenv("PAPI_RUN_GPU_DIR", s->dir, 1);
+    if (s->opt.gpu_counters)
+        setenv("PAPI_RUN_GPU_COUNTERS", s->opt.gpu_counters, 1);
 }
 
 int run_program_prepare(struct run_state *s)

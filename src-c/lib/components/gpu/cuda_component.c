@@ -553,3 +553,17 @@ struct papi_component cuda_component PAPI_INTERNAL = {
     .reset = slot_reset,
     SLOT_ENGINE_CALLBACKS,
 };
+
+const char *cuda_device_chip(int device, const char **why)
+{
+    *why = NULL;
+    if (ready() != PAPI_OK) {
+        *why = lazy.reason;
+        return NULL;
+    }
+    if (device < 0 || device >= cu.ndevices || !cu.chip[device]) {
+        *why = "no such device listed";
+        return NULL;
+    }
+    return cu.chip[device];
+}

@@ -183,8 +183,8 @@ static int counter_data(struct cuda_session *s)
         .pRangeProfilerObject = s->profiler,
         .pMetricNames = s->names,
         .numMetrics = (size_t)s->n,
-        .maxNumOfRanges = 1,
-        .maxNumRangeTreeNodes = 1};
+        .maxNumOfRanges = s->per_kernel ? CUDA_KERNEL_RANGES : 1,
+        .maxNumRangeTreeNodes = s->per_kernel ? CUDA_KERNEL_RANGES : 1};
     CUptiResult r = cuda_lib.cuptiRangeProfilerGetCounterDataSize(&size);
     if (r != CUPTI_SUCCESS)
         return fail(r, s->device, "cuptiRangeProfilerGetCounterDataSize");
@@ -216,6 +216,10 @@ static int begin_range(struct cuda_session *s)
     CUptiResult r = cuda_lib.cuptiRangeProfilerStart(&start);
     if (r != CUPTI_SUCCESS)
         return fail(r, s->device, "cuptiRangeProfilerStart");
+    if (s->per_kernel) { /* CUPTI makes the ranges, one around each launch */
+        s->running = 1;
+        return PAPI_OK;
+    }
     CUpti_RangeProfiler_PushRange_Params push = {
         .structSize = PROFILER_SIZE(CUpti_RangeProfiler_PushRange_Params, pRangeName),
         .pRangeProfilerObject = s->profiler,
@@ -257,9 +261,9 @@ int cuda_session_begin(struct cuda_session *s, const char *chip)
             .pConfig = s->config,
             .counterDataImageSize = s->data_size,
             .pCounterDataImage = s->data,
-            .range = CUPTI_UserRange,
+            .range = s->per_kernel ? CUPTI_AutoRange : CUPTI_UserRange,
             .replayMode = CUPTI_UserReplay,
-            .maxRangesPerPass = 1,
+            .maxRangesPerPass = s->per_kernel ? CUDA_KERNEL_RANGES : 1,
             .numNestingLevels = 1,
             .minNestingLevel = 1,
             .passIndex = 0,
@@ -275,6 +279,46 @@ int cuda_session_begin(struct cuda_session *s, const char *chip)
     return ret;
 }
 
+/* Per kernel: each decoded range's kernel name and values to s->per_range. */
+static int each_range(struct cuda_session *s, size_t dropped)
+{
+    s->dropped += dropped;
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
+        .structSize = PROFILER_SIZE(CUpti_RangeProfiler_GetCounterDataInfo_Params, numTotalRanges),
+        .pCounterDataImage = s->data,
+        .counterDataImageSize = s->data_size};
+    CUptiResult r = cuda_lib.cuptiRangeProfilerGetCounterDataInfo(&info);
+    if (r != CUPTI_SUCCESS)
+        return fail(r, s->device, "cuptiRangeProfilerGetCounterDataInfo");
+    for (size_t i = 0; i < info.numTotalRanges; i++) {
+        CUpti_Profiler_Host_GetRangeName_Params name = {
+            .structSize = PROFILER_SIZE(CUpti_Profiler_Host_GetRangeName_Params, pRangeName),
+            .pCounterDataImage = s->data,
+            .counterDataImageSize = s->data_size,
+            .rangeIndex = i,
+            .delimiter = "/"};
+        if ((r = cuda_lib.cuptiProfilerHostGetRangeName(&name)) != CUPTI_SUCCESS)
+            return fail(r, s->device, "cuptiProfilerHostGetRangeName");
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval = {
+            .structSize =
+                PROFILER_SIZE(CUpti_Profiler_Host_EvaluateToGpuValues_Params, pMetricValues),
+            .pHostObject = s->host,
+            .pCounterDataImage = s->data,
+            .counterDataImageSize = s->data_size,
+            .rangeIndex = i,
+            .ppMetricNames = s->names,
+            .numMetrics = (size_t)s->n,
+            .pMetricValues = s->values};
+        r = cuda_lib.cuptiProfilerHostEvaluateToGpuValues(&eval);
+        if (r == CUPTI_SUCCESS)
+            s->per_range(s->per_range_arg, name.pRangeName ? name.pRangeName : "?", s->values);
+        free((void *)name.pRangeName); /* CUPTI's copy: the caller's to free */
+        if (r != CUPTI_SUCCESS)
+            return fail(r, s->device, "cuptiProfilerHostEvaluateToGpuValues");
+    }
+    return PAPI_OK;
+}
+
 /* Pop, stop, decode and evaluate range 0 into s->values. */
 static int end_range(struct cuda_session *s)
 {
@@ -282,7 +326,7 @@ static int end_range(struct cuda_session *s)
     CUpti_RangeProfiler_PopRange_Params pop = {
         .structSize = PROFILER_SIZE(CUpti_RangeProfiler_PopRange_Params, pRangeProfilerObject),
         .pRangeProfilerObject = s->profiler};
-    CUptiResult r = cuda_lib.cuptiRangeProfilerPopRange(&pop);
+    CUptiResult r = s->per_kernel ? CUPTI_SUCCESS : cuda_lib.cuptiRangeProfilerPopRange(&pop);
     if (r != CUPTI_SUCCESS)
         return fail(r, s->device, "cuptiRangeProfilerPopRange");
     CUpti_RangeProfiler_Stop_Params stop = {
@@ -297,6 +341,8 @@ static int end_range(struct cuda_session *s)
         .pRangeProfilerObject = s->profiler};
     if ((r = cuda_lib.cuptiRangeProfilerDecodeData(&decode)) != CUPTI_SUCCESS)
         return fail(r, s->device, "cuptiRangeProfilerDecodeData");
+    if (s->per_kernel)
+        return each_range(s, decode.numOfRangeDropped);
     CUpti_Profiler_Host_EvaluateToGpuValues_Params eval = {
         .structSize = PROFILER_SIZE(CUpti_Profiler_Host_EvaluateToGpuValues_Params, pMetricValues),
         .pHostObject = s->host,
@@ -332,7 +378,8 @@ void cuda_session_end(struct cuda_session *s)
                 .structSize =
                     PROFILER_SIZE(CUpti_RangeProfiler_PopRange_Params, pRangeProfilerObject),
                 .pRangeProfilerObject = s->profiler};
-            cuda_lib.cuptiRangeProfilerPopRange(&pop);
+            if (!s->per_kernel)
+                cuda_lib.cuptiRangeProfilerPopRange(&pop);
             CUpti_RangeProfiler_Stop_Params stop = {
                 .structSize = PROFILER_SIZE(CUpti_RangeProfiler_Stop_Params, isAllPassSubmitted),
                 .pRangeProfilerObject = s->profiler};

@@ -26,7 +26,15 @@ struct cuda_session {
     uint8_t *data;
     size_t data_size;
     int running;
+    /* Per kernel (cuda_kernels.c): CUPTI's auto range, one range per launch named by its
+     * kernel, up to CUDA_KERNEL_RANGES; each range handed to per_range at collection. */
+    int per_kernel;
+    void (*per_range)(void *arg, const char *kernel, const double *values);
+    void *per_range_arg;
+    size_t dropped; /* launches beyond the image's ranges (CUPTI's numOfRangeDropped) */
 };
+
+#define CUDA_KERNEL_RANGES 4096
 
 /* The context to profile device in, for the calling thread: the current one when it is
  * on device, else the device's primary context when the program made it active

@@ -43,6 +43,7 @@ typedef int CUpti_ProfilerType; /* enum CUpti_ProfilerType */
 #define CUPTI_PROFILER_TYPE_RANGE_PROFILER 0
 
 typedef int CUpti_ProfilerRange; /* enum CUpti_ProfilerRange */
+#define CUPTI_AutoRange 1        /* one range around each kernel launch, named by the kernel */
 #define CUPTI_UserRange 2
 typedef int CUpti_ProfilerReplayMode; /* enum CUpti_ProfilerReplayMode */
 #define CUPTI_UserReplay 3
@@ -162,6 +163,16 @@ typedef struct {
     double *pMetricValues; /* out: numMetrics */
 } CUpti_Profiler_Host_EvaluateToGpuValues_Params;
 
+typedef struct {
+    size_t structSize;
+    void *pPriv;
+    const uint8_t *pCounterDataImage;
+    size_t counterDataImageSize;
+    size_t rangeIndex;
+    const char *delimiter;
+    const char *pRangeName; /* out: CUPTI's malloc'd copy, the caller frees it */
+} CUpti_Profiler_Host_GetRangeName_Params;
+
 CUptiResult cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_Params *p);
 CUptiResult cuptiProfilerHostDeinitialize(CUpti_Profiler_Host_Deinitialize_Params *p);
 CUptiResult cuptiProfilerHostGetBaseMetrics(CUpti_Profiler_Host_GetBaseMetrics_Params *p);
@@ -172,6 +183,7 @@ CUptiResult cuptiProfilerHostGetConfigImageSize(CUpti_Profiler_Host_GetConfigIma
 CUptiResult cuptiProfilerHostGetConfigImage(CUpti_Profiler_Host_GetConfigImage_Params *p);
 CUptiResult cuptiProfilerHostGetNumOfPasses(CUpti_Profiler_Host_GetNumOfPasses_Params *p);
 CUptiResult cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Params *p);
+CUptiResult cuptiProfilerHostGetRangeName(CUpti_Profiler_Host_GetRangeName_Params *p);
 
 /* ---- Range Profiler API (cupti_range_profiler.h) -------------------------------------- */
 typedef struct {
@@ -248,6 +260,14 @@ typedef struct {
     size_t numOfRangeDropped; /* out */
 } CUpti_RangeProfiler_DecodeData_Params;
 
+typedef struct {
+    size_t structSize;
+    void *pPriv;
+    const uint8_t *pCounterDataImage;
+    size_t counterDataImageSize;
+    size_t numTotalRanges; /* out */
+} CUpti_RangeProfiler_GetCounterDataInfo_Params;
+
 CUptiResult cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p);
 CUptiResult cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params *p);
 CUptiResult cuptiRangeProfilerGetCounterDataSize(CUpti_RangeProfiler_GetCounterDataSize_Params *p);
@@ -259,6 +279,7 @@ CUptiResult cuptiRangeProfilerStop(CUpti_RangeProfiler_Stop_Params *p);
 CUptiResult cuptiRangeProfilerPushRange(CUpti_RangeProfiler_PushRange_Params *p);
 CUptiResult cuptiRangeProfilerPopRange(CUpti_RangeProfiler_PopRange_Params *p);
 CUptiResult cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p);
+CUptiResult cuptiRangeProfilerGetCounterDataInfo(CUpti_RangeProfiler_GetCounterDataInfo_Params *p);
 
 /* The calls the cuda component makes, each looked up by name in libcupti (cuda_libs.c;
  * bench_cuda_cost's floor makes them directly). */
@@ -277,6 +298,7 @@ CUptiResult cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *
     X(cuptiProfilerHostGetConfigImage)              \
     X(cuptiProfilerHostGetNumOfPasses)              \
     X(cuptiProfilerHostEvaluateToGpuValues)         \
+    X(cuptiProfilerHostGetRangeName)                \
     X(cuptiRangeProfilerEnable)                     \
     X(cuptiRangeProfilerDisable)                    \
     X(cuptiRangeProfilerGetCounterDataSize)         \
@@ -286,6 +308,7 @@ CUptiResult cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *
     X(cuptiRangeProfilerStop)                       \
     X(cuptiRangeProfilerPushRange)                  \
     X(cuptiRangeProfilerPopRange)                   \
-    X(cuptiRangeProfilerDecodeData)
+    X(cuptiRangeProfilerDecodeData)                 \
+    X(cuptiRangeProfilerGetCounterDataInfo)
 
 #endif

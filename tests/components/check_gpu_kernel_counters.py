@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""papi_run --gpu-counters on the doubles: gpu_kernels_prog launches kernA 3 times and kernB
+twice; cuda_profiler.txt's kvalue lines stage each launch's values. Checks each kernel's
+row (launches and sums, exact), the banner's line on the serialisation, and the one-line
+refusals of an unknown metric and of no device (the component's reason). Every file
+written follows its schema (gpu_activity.schema.json's kernel_counters: report_check).
+papi_report on the run's folder: gpu_kernel_counters.csv exact; --compare of that run and
+one whose staged values are doubled: each kernel's metric B/A 2, its launches the same. 4100 launches of one kernel: 4096
+counted, 4 dropped (CUPTI's numOfRangeDropped), said in one line."""
+import csv
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import report_check  # noqa: E402 (every report the runs write checked against its schema)
+
+report_check.guard()
+HERE = os.path.dirname(os.path.abspath(__file__))
+PAPI_REPORT = os.path.join(HERE, "..", "..", "python", "papi_report.py")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from papi_report.page import compare  # noqa: E402
+
+PAPI_RUN, PROG = sys.argv[1], sys.argv[2]
+METRICS = "sm__cycles_active.sum,dram__bytes.sum"
+
+
+def run(metrics, extra_env=None, args=()):
+    out = tempfile.mkdtemp(prefix="gpuk")
+    env = dict(os.environ, **(extra_env or {}))
+    p = subprocess.run([PAPI_RUN, "-e", "perf::TASK-CLOCK", "-o", out, "--gpu-counters", metrics,
+                        "--", PROG] + list(args), env=env, capture_output=True, text=True, timeout=50)
+    files = glob.glob(os.path.join(out, "papi_run_output", "gpu_activity_*.json"))
+    run.out = out
+    return p, files
+
+
+def fail(msg, p=None):
+    print("FAIL:", msg)
+    if p is not None:
+        print(p.stderr)
+    sys.exit(1)
+
+
+p, files = run(METRICS)
+if p.returncode != 0 or len(files) != 1:
+    fail(f"rc {p.returncode}, files {files}", p)
+doc = json.load(open(files[0]))
+kc = doc.get("kernel_counters")
+if not kc:
+    fail("no kernel_counters in " + files[0], p)
+want = {"device": 0, "metrics": ["sm__cycles_active.sum", "dram__bytes.sum"],
+        "kernels": [
+            {"kernel": "kernA", "launches": 3,
+             "sums": {"sm__cycles_active.sum": 600.25, "dram__bytes.sum": 7168.0}},
+            {"kernel": "kernB", "launches": 2,
+             "sums": {"sm__cycles_active.sum": 18.0, "dram__bytes.sum": 192.0}}],
+        "dropped_launches": 0}
+if kc != want:
+    fail(f"kernel_counters {json.dumps(kc)} != {json.dumps(want)}", p)
+banner = [l for l in p.stderr.splitlines() if "GPU counters per kernel" in l]
+if len(banner) != 1 or "one range per launch" not in banner[0] or "serialised" not in banner[0]:
+    fail("banner line missing or wrong", p)
+out_a = run.out
+print("rows exact: kernA 3 launches 600.25/7168, kernB 2 launches 18/192; banner:", banner[0])
+
+# an unknown metric: refused in one line naming it, no rows
+p, files = run("sm__cycles_active.sum,dram__byts.sum")
+lines = [l for l in p.stderr.splitlines() if l.startswith("papi_run --gpu-counters:")]
+if len(lines) != 1 or "dram__byts.sum" not in lines[0] or "not a metric" not in lines[0] or \
+        "CUPTI_ERROR_INVALID_METRIC_NAME" not in lines[0]:
+    fail("unknown metric not refused in one line", p)
+if files and "kernel_counters" in json.load(open(files[0])):
+    fail("rows written for a refused metric", p)
+print("unknown metric:", lines[0])
+
+# no device: the component's reason
+p, files = run(METRICS, {"PAPI_TEST_CUDA_MODE": "nodevice"})
+lines = [l for l in p.stderr.splitlines() if l.startswith("papi_run --gpu-counters:")]
+if len(lines) != 1 or "component cuda is disabled" not in lines[0]:
+    fail("no device not said in one line", p)
+print("no device:", lines[0])
+# under a launcher, the reason once per job: launcher rank 0 says it, rank 1 does not
+for rank, said in (("0", 1), ("1", 0)):
+    p, files = run(METRICS, {"PAPI_TEST_CUDA_MODE": "nodevice", "PMI_RANK": rank})
+    n = sum(l.startswith("papi_run --gpu-counters:") for l in p.stderr.splitlines())
+    if n != said:
+        fail("launcher rank %s: the reason said %d times, want %d" % (rank, n, said), p)
+print("no device under a launcher: said by rank 0 only")
+# no metric at all: papi_run's own usage error
+p = subprocess.run([PAPI_RUN, "--gpu-counters", ",", "--", PROG], capture_output=True,
+                   text=True, timeout=50)
+if p.returncode == 0 or "no metric named" not in p.stderr:
+    fail("empty --gpu-counters not refused", p)
+
+# 4100 launches: the first 4096 counted (the ranges CUPTI's counter data holds), 4 dropped
+p, files = run(METRICS, args=["4100"])
+kc = json.load(open(files[0]))["kernel_counters"] if len(files) == 1 else {}
+if kc.get("dropped_launches") != 4 or [(k["kernel"], k["launches"], k["sums"]) for k in
+                                       kc.get("kernels", [])] != [
+        ("kernA", 4096, {"sm__cycles_active.sum": 600.25, "dram__bytes.sum": 7168.0})] or \
+        "papi_run --gpu-counters: 4 launches not counted" not in p.stderr:
+    fail("4100 launches: %s" % json.dumps(kc), p)
+print("4100 launches: 4096 counted, 4 dropped and said")
+
+# papi_report's table, as a user runs it on papi_run's folder
+rep = os.path.join(out_a, "rep")
+p = subprocess.run([sys.executable, PAPI_REPORT, "-o", rep, out_a], capture_output=True,
+                   text=True, timeout=120)
+path = os.path.join(rep, "gpu_kernel_counters.csv")
+if p.returncode != 0 or not os.path.exists(path):
+    fail("papi_report: exit %d, no gpu_kernel_counters.csv" % p.returncode, p)
+pid = str(doc["pid"])
+rows = [(r["pid"], r["kernel"], r["metric"], int(r["launches"]), float(r["sum"]),
+         float(r["per_launch"])) for r in csv.DictReader(open(path))]
+want_rows = [(pid, "kernA", "sm__cycles_active.sum", 3, 600.25, 600.25 / 3),
+             (pid, "kernA", "dram__bytes.sum", 3, 7168.0, 7168.0 / 3),
+             (pid, "kernB", "sm__cycles_active.sum", 2, 18.0, 9.0),
+             (pid, "kernB", "dram__bytes.sum", 2, 192.0, 96.0)]
+if rows != want_rows:
+    fail("gpu_kernel_counters.csv %s != %s" % (rows, want_rows))
+print("papi_report gpu_kernel_counters.csv exact:", len(rows), "rows")
+
+# --compare by kernel and metric: the staged values doubled in run B
+staged = tempfile.mkdtemp(prefix="gpuk_staged")
+doubled = os.path.join(staged, "cuda_profiler.txt")
+with open(os.environ["PAPI_TEST_CUPTI_PROFILER"]) as src, open(doubled, "w") as dst:
+    for line in src:
+        w = line.split()
+        if w and w[0] == "kvalue":
+            line = " ".join(w[:4] + ["%r" % (2 * float(v)) for v in w[4:]]) + "\n"
+        dst.write(line)
+p, files = run(METRICS, {"PAPI_TEST_CUPTI_PROFILER": doubled})
+if p.returncode != 0 or len(files) != 1:
+    fail("run B: rc %d, files %s" % (p.returncode, files), p)
+df = compare.compare(out_a, run.out)
+got = {(r["entity"], r["quantity"]): round(r["ratio"], 6)
+       for r in df[df["scope"] == "kernel"].to_dict("records")}
+want_cmp = {(k, q): 2.0 for k in ("kernA", "kernB") for q in METRICS.split(",")}
+want_cmp.update({(k, "launches"): 1.0 for k in ("kernA", "kernB")})
+if got != want_cmp:
+    fail("--compare by kernel %s != %s" % (got, want_cmp))
+print("--compare by kernel and metric: B/A 2 for each metric, launches 1")
+print("PASS")
