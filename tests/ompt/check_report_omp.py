@@ -160,10 +160,24 @@ def root_causes(out, imb, bal, facts):
     """openmp_root_causes (issue 72 item 1, OpenMP): one row, the imbalanced region's: its
     threads 0-2 waited for thread 3 (4 units of work); the direct cost, sum of (4 - (t+1))
     units = 6 units, within 10 % of the waits the program's own clock saw, and exactly the
-    file's work sums; the residual waits - direct; the balanced region has none."""
+    file's work sums; the residual waits - direct; the balanced region none, unless the
+    file's work differs there by 1 % of its thread time (then its own clock saw it too)."""
     got = rows(out, "openmp_root_causes")
-    if not check(len(got) == 1 and got[0]["region"] == imb["name"],
-                 "one root-cause row, the imbalanced region's: %s" % [r["region"] for r in got]):
+    # The balanced region has a row only where its threads' work in the file differs by 1 %
+    # of its thread time (the table's rule: a loaded machine wakes a sleeper late, 2.5 ms
+    # of 50 seen in CI), and then its program's own clock saw that imbalance too.
+    bw = [t["work_ns"] for t in bal["threads"]]
+    team = max([z["size"] for z in bal["team_sizes"]], default=len(bw))
+    bal_row = bool(bw) and sum(max(bw) - w for w in bw) > 0.01 * team * bal["wall_ns"]
+    own = [hi for _, hi in facts.get("balanced_body_ms", [])]
+    if bal_row:
+        print("note: the balanced region's threads differ by %.1f ms (its clock's bodies %s): it has a row"
+              % (sum(max(bw) - w for w in bw) / 1e6, own))
+        check(own and sum(max(own) - x for x in own) > 0.005 * team * bal["wall_ns"] / 1e6,
+              "the balanced region's imbalance seen by its own clock too: %s" % own)
+    want = [imb["name"]] + ([bal["name"]] if bal_row else [])
+    if not check([r["region"] for r in got] == want,
+                 "the root-cause rows, the imbalanced region's first: %s" % [r["region"] for r in got]):
         return
     r, th = got[0], {t["thread"]: t for t in imb["threads"]}
     check(r["cause_thread"] == "3" and r["waiting_threads"] == "0-2",
