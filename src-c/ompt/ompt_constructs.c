@@ -1,10 +1,11 @@
 /* ompt_constructs.c: the constructs' table and the locks' init sites
  * (ompt_constructs.h). Open addressing over fixed arrays, keys set once by
- * compare-and-swap, as ompt_regions.c does: a lookup takes no lock. */
+ * compare-and-swap (ompt_keys.h, as the regions' table): a lookup takes no lock. */
 #include <stdatomic.h>
 #include <stddef.h>
 
 #include "ompt_constructs.h"
+#include "ompt_keys.h"
 #include "trace_openmp.h"
 
 #define ADDRESS_BITS 48
@@ -45,34 +46,13 @@ const char *ompt_construct_kind_name(int kind)
     return kind > 0 && kind < OMPT_C_KINDS ? kind_names[kind] : "unknown";
 }
 
-static unsigned mix(uint64_t a, unsigned size)
-{
-    a ^= a >> 33;
-    a *= 0xff51afd7ed558ccdULL;
-    a ^= a >> 33;
-    return (unsigned)a & (size - 1);
-}
-
 int ompt_construct_index(int kind, const void *codeptr, int region)
 {
     uint64_t address = codeptr ? (uint64_t)(uintptr_t)codeptr : OMPT_REGION_NO_ADDRESS;
     if ((address & ~ADDRESS_MASK) || region >= OMPT_REGIONS_MAX)
         return -1;
     uint64_t key = address | (uint64_t)kind << KIND_SHIFT | (uint64_t)(region + 1) << REGION_SHIFT;
-    unsigned h = mix(key, OMPT_CONSTRUCTS_MAX);
-    for (unsigned probe = 0; probe < OMPT_CONSTRUCTS_MAX; probe++) {
-        unsigned i = (h + probe) & (OMPT_CONSTRUCTS_MAX - 1);
-        uint64_t k = atomic_load_explicit(&construct_keys[i], memory_order_acquire);
-        if (k == 0) {
-            uint64_t expected = 0;
-            if (atomic_compare_exchange_strong(&construct_keys[i], &expected, key))
-                return (int)i;
-            k = expected;
-        }
-        if (k == key)
-            return (int)i;
-    }
-    return -1;
+    return ompt_key_slot(construct_keys, OMPT_CONSTRUCTS_MAX, key, 1, NULL);
 }
 
 int ompt_construct_at(int i, uintptr_t *address, int *region)
@@ -97,38 +77,15 @@ unsigned ompt_construct_schedules(int i)
 
 void ompt_lock_site_set(uint64_t id, const void *codeptr)
 {
-    if (id == 0 || !codeptr)
-        return;
-    unsigned h = mix(id, OMPT_LOCK_SITES_MAX);
-    for (unsigned probe = 0; probe < OMPT_LOCK_SITES_MAX; probe++) {
-        unsigned i = (h + probe) & (OMPT_LOCK_SITES_MAX - 1);
-        uint64_t k = atomic_load_explicit(&lock_ids[i], memory_order_acquire);
-        if (k == 0) {
-            uint64_t expected = 0;
-            if (atomic_compare_exchange_strong(&lock_ids[i], &expected, id))
-                k = id;
-            else
-                k = expected;
-        }
-        if (k == id) { /* a lock initialised again (its memory reused) takes its new site */
-            atomic_store_explicit(&lock_site[i], (uintptr_t)codeptr, memory_order_release);
-            return;
-        }
-    }
+    int i = id && codeptr ? ompt_key_slot(lock_ids, OMPT_LOCK_SITES_MAX, id, 1, NULL) : -1;
+    if (i >= 0) /* a lock initialised again (its memory reused) takes its new site */
+        atomic_store_explicit(&lock_site[i], (uintptr_t)codeptr, memory_order_release);
 }
 
 const void *ompt_lock_site(uint64_t id)
 {
-    unsigned h = mix(id, OMPT_LOCK_SITES_MAX);
-    for (unsigned probe = 0; id && probe < OMPT_LOCK_SITES_MAX; probe++) {
-        unsigned i = (h + probe) & (OMPT_LOCK_SITES_MAX - 1);
-        uint64_t k = atomic_load_explicit(&lock_ids[i], memory_order_acquire);
-        if (k == 0)
-            return NULL;
-        if (k == id)
-            return (const void *)atomic_load_explicit(&lock_site[i], memory_order_acquire);
-    }
-    return NULL;
+    int i = id ? ompt_key_slot(lock_ids, OMPT_LOCK_SITES_MAX, id, 0, NULL) : -1;
+    return i < 0 ? NULL : (const void *)atomic_load_explicit(&lock_site[i], memory_order_acquire);
 }
 
 void ompt_construct_count_drop(void)

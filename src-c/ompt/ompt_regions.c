@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "ompt_keys.h"
 #include "ompt_regions.h"
 #include "symbolizer.h"
 
@@ -26,14 +27,6 @@ static struct {
 /* Per region: its object (index + 1; 0: not kept), published after its file address. */
 static atomic_int region_object[OMPT_REGIONS_MAX];
 static uintptr_t region_file_address[OMPT_REGIONS_MAX];
-
-static unsigned hash_key(uint64_t a)
-{
-    a ^= a >> 33;
-    a *= 0xff51afd7ed558ccdULL;
-    a ^= a >> 33;
-    return (unsigned)a & (OMPT_REGIONS_MAX - 1);
-}
 
 /* The object slot of path, taken when new; -1 when the slots are full. Lock-free. */
 static int object_slot(const char *path)
@@ -76,23 +69,10 @@ int ompt_region_index(const void *codeptr_ra, unsigned ctx)
     if (key & ~ADDRESS_MASK)
         return -1; /* no code in Linux's user space: counted as dropped, not misfiled */
     key |= (uint64_t)(ctx & 0xffffu) << CONTEXT_SHIFT;
-    unsigned h = hash_key(key);
-    for (unsigned probe = 0; probe < OMPT_REGIONS_MAX; probe++) {
-        unsigned i = (h + probe) & (OMPT_REGIONS_MAX - 1);
-        uint64_t k = atomic_load_explicit(&region_keys[i], memory_order_acquire);
-        if (k == key)
-            return (int)i;
-        if (k == 0) {
-            uint64_t expected = 0;
-            if (atomic_compare_exchange_strong(&region_keys[i], &expected, key)) {
-                keep_object((int)i, (uintptr_t)codeptr_ra);
-                return (int)i;
-            }
-            if (expected == key)
-                return (int)i;
-        }
-    }
-    return -1;
+    int claimed = 0, i = ompt_key_slot(region_keys, OMPT_REGIONS_MAX, key, 1, &claimed);
+    if (claimed)
+        keep_object(i, (uintptr_t)codeptr_ra);
+    return i;
 }
 
 static uint64_t key_of(int i)
