@@ -16,11 +16,20 @@
  * since the kernel's last timekeeping update crosses a second, a few ms a second, and it
  * retries when an update comes during it), seen once in a single pair of tasks; REPEAT
  * pairs read the clock hundreds of times, so that such a path shows in nearly every run.
+ * The child's threads run SCHED_FIFO (root in the guest; the team inherits the policy), so
+ * that no timer tick switches one out in the middle of a task: with user access (a57ua)
+ * a thread switched out and back in during its join barrier's counter read retries the
+ * read (the kernel rewrote the counter's mmap page meanwhile: its seqlock changed), and the
+ * retry's one more pass of the loop, 20 instructions on arm64, are real instructions of the
+ * task: 4 threads on one vCPU, switched at ticks, made one such task in some runs (CI:
+ * thread 1's 200 tasks of k=1 +20). With read() (a57, n1) a switch adds no user
+ * instruction.
  * SKIPPED (the reason said) where no hardware counts instructions or the guest has
  * no libomp.so.5 (Debian's libomp5-14, which scripts/guest/fetch-arm64 --lane fetches). */
 #include <dlfcn.h>
 #include <limits.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +41,10 @@
 #include "exact_loop.h"
 
 #define THREADS 4
-#define UNIT    10000L /* small: REPEAT pairs of tasks, not the loops' length, find a varying path (the lane's time) */
-#define REPEAT  200 /* instances of each of k = 1 and k = 2 */
-#define OUTDIR  "/tmp/pmu_ompt_insns"
+#define UNIT \
+    10000L /* small: REPEAT pairs of tasks, not the loops' length, find a varying path (the lane's time) */
+#define REPEAT 200 /* instances of each of k = 1 and k = 2 */
+#define OUTDIR "/tmp/pmu_ompt_insns"
 /* Bound on the fixed overhead per thread and region (libomp's and the tool's code between
  * the two reads, the read itself): a few thousand instructions; a count past it is not
  * the loop's. */
@@ -61,10 +71,15 @@ static NOT_INLINED void work(long k)
 /* One parallel construct each: the tool keys a region by its code address, the return
  * address of the runtime's fork call; the empty asm after it keeps that call from being a
  * tail call, whose return address would be in the caller, the same for all three. */
+static int policy[THREADS]; /* each team thread's scheduling policy, seen in the warm-up */
+
 static NOT_INLINED void region_warm(void)
 {
 #pragma omp parallel num_threads(THREADS)
-    work(1);
+    {
+        policy[omp_get_thread_num() % THREADS] = sched_getscheduler(0);
+        work(1);
+    }
     __asm__ volatile("" ::: "memory");
 }
 
@@ -86,14 +101,20 @@ static int child(void)
 {
     /* libomp's own entry point: present only where the preload took (libgomp has none). */
     int libomp = dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL;
+    struct sched_param fifo_priority = {.sched_priority = 1};
+    if (sched_setscheduler(0, SCHED_FIFO, &fifo_priority) != 0)
+        perror("pmu_ompt_insns: sched_setscheduler(SCHED_FIFO)");
     region_warm();
+    int fifo = 1;
+    for (int t = 0; t < THREADS; t++)
+        fifo &= policy[t] == SCHED_FIFO;
     for (int i = 0; i < REPEAT; i++) {
         region_k1();
         region_k2();
     }
-    printf("pmu_ompt_insns facts: pid=%ld libomp=%d warm=%#lx k1=%#lx k2=%#lx\n", (long)getpid(),
-           libomp, (unsigned long)(uintptr_t)region_warm, (unsigned long)(uintptr_t)region_k1,
-           (unsigned long)(uintptr_t)region_k2);
+    printf("pmu_ompt_insns facts: pid=%ld libomp=%d warm=%#lx k1=%#lx k2=%#lx fifo=%d\n",
+           (long)getpid(), libomp, (unsigned long)(uintptr_t)region_warm,
+           (unsigned long)(uintptr_t)region_k1, (unsigned long)(uintptr_t)region_k2, fifo);
     return 0;
 }
 
@@ -275,12 +296,12 @@ int main(int argc, char **argv)
     if (!p)
         return test_done("pmu_ompt_insns");
     long pid = 0;
-    int libomp = -1;
+    int libomp = -1, fifo = -1;
     unsigned long warm = 0, k1 = 0, k2 = 0;
     while (fgets(line, sizeof line, p)) {
         fputs(line, stdout);
-        sscanf(line, "pmu_ompt_insns facts: pid=%ld libomp=%d warm=%lx k1=%lx k2=%lx", &pid,
-               &libomp, &warm, &k1, &k2);
+        sscanf(line, "pmu_ompt_insns facts: pid=%ld libomp=%d warm=%lx k1=%lx k2=%lx fifo=%d", &pid,
+               &libomp, &warm, &k1, &k2, &fifo);
     }
     int st = pclose(p);
     CHECK(st == 0, "the OpenMP program's exit status %d", st);
@@ -289,6 +310,10 @@ int main(int argc, char **argv)
                   "the program ran under libgomp, which has no OMPT (the lane's sysroot gets it "
                   "from scripts/guest/fetch-arm64 --lane)");
     CHECK(pid > 0 && k2 != 0, "the program printed no facts line");
+    CHECK(fifo == 1,
+          "the team's threads did not all run SCHED_FIFO (fifo=%d): a thread switched out "
+          "during its counter read's retry would add instructions to its task",
+          fifo);
     if (pid <= 0 || !k2)
         return test_done("pmu_ompt_insns");
 
