@@ -219,4 +219,19 @@ CUptiResult cuptiGetTimestamp(uint64_t *timestamp);
 CUptiResult cuptiActivityPushExternalCorrelationId(uint32_t kind, uint64_t id);
 CUptiResult cuptiActivityPopExternalCorrelationId(uint32_t kind, uint64_t *lastId);
 
+/* The callback API's resource domain: a subscriber's callback told of each context made
+ * (on the thread making it, before its first use) and of each about to be destroyed. */
+#define CUPTI_CB_DOMAIN_RESOURCE                     3
+#define CUPTI_CBID_RESOURCE_CONTEXT_CREATED          1
+#define CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING 2
+/* cbdata of a resource callback (resourceHandle is a union of handles: a stream's). */
+typedef struct {
+    CUcontext context;
+    void *resourceHandle;
+    void *resourceDescriptor;
+} CUpti_ResourceData;
+CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber, int domain,
+                                uint32_t cbid);
+CUptiResult cuptiGetDeviceId(CUcontext context, uint32_t *deviceId);
+
 #endif

@@ -34,7 +34,9 @@ enum cupti_status {
     X(cuptiGetTimestamp, 1)                      \
     X(cuptiActivityRegisterTimestampCallback, 0) \
     X(cuptiActivityPushExternalCorrelationId, 0) \
-    X(cuptiActivityPopExternalCorrelationId, 0)
+    X(cuptiActivityPopExternalCorrelationId, 0)  \
+    X(cuptiEnableCallback, 0)                    \
+    X(cuptiGetDeviceId, 0)
 
 struct cupti_lib {
     void *handle;

@@ -234,10 +234,56 @@ static enum cupti_status refusal(const char *call, CUptiResult r, char *reason, 
     return no_device ? CUPTI_LOAD_NO_DEVICE : CUPTI_LOAD_REFUSED;
 }
 
+/* The contexts' watcher (gpu_activity_watch_contexts): told of each context made and of
+ * each about to be destroyed, through the layer's own subscription (CUPTI takes one). */
+static void (*_Atomic context_watcher)(CUcontext ctx, int device, int created);
+
+static void on_cupti_callback(void *userdata, int domain, uint32_t cbid, const void *cbdata)
+{
+    (void)userdata;
+    void (*watcher)(CUcontext, int, int) = atomic_load(&context_watcher);
+    if (!watcher || domain != CUPTI_CB_DOMAIN_RESOURCE || !cbdata ||
+        (cbid != CUPTI_CBID_RESOURCE_CONTEXT_CREATED &&
+         cbid != CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING))
+        return;
+    CUcontext ctx = ((const CUpti_ResourceData *)cbdata)->context;
+    uint32_t device = 0;
+    int known = lib.cuptiGetDeviceId && lib.cuptiGetDeviceId(ctx, &device) == CUPTI_SUCCESS;
+    watcher(ctx, known ? (int)device : -1, cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+}
+
+int gpu_activity_watch_contexts(void (*watcher)(CUcontext ctx, int device, int created), char *why,
+                                size_t len)
+{
+    if (!subscriber) {
+        snprintf(why, len, "the GPU activity layer holds no CUPTI subscription (%s)",
+                 gpu_activity_reason()[0] ? gpu_activity_reason() : "it did not start");
+        return -1;
+    }
+    if (!lib.cuptiEnableCallback || !lib.cuptiGetDeviceId) {
+        snprintf(why, len, "%s (CUPTI %u) lacks cuptiEnableCallback or cuptiGetDeviceId", lib.path,
+                 lib.version);
+        return -1;
+    }
+    atomic_store(&context_watcher, watcher);
+    CUptiResult r = lib.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                            CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    if (r == CUPTI_SUCCESS)
+        r = lib.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                    CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    if (r != CUPTI_SUCCESS) {
+        atomic_store(&context_watcher, NULL);
+        snprintf(why, len, "cuptiEnableCallback (resource domain) of %s failed: %s", lib.path,
+                 cupti_result_words(&lib, r));
+        return -1;
+    }
+    return 0;
+}
+
 /* Subscribing tells whether another tool holds CUPTI (one subscriber at a time). */
 static enum cupti_status claim(char *reason, size_t len)
 {
-    CUptiResult r = lib.cuptiSubscribe(&subscriber, NULL, NULL);
+    CUptiResult r = lib.cuptiSubscribe(&subscriber, on_cupti_callback, NULL);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
         subscriber = NULL;
         snprintf(reason, len,
@@ -275,6 +321,7 @@ static void release(void)
         lib.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
     while (kinds_on > 0)
         lib.cuptiActivityDisable(enabled_kinds[--kinds_on]);
+    atomic_store(&context_watcher, NULL);
     if (subscriber)
         lib.cuptiUnsubscribe(subscriber);
     subscriber = NULL;

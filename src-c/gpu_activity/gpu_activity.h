@@ -45,6 +45,14 @@ __attribute__((visibility("hidden"))) void gpu_activity_stop(void);
  * returned 1. */
 __attribute__((visibility("hidden"))) int gpu_activity_tag_push(uint64_t tag);
 __attribute__((visibility("hidden"))) void gpu_activity_tag_pop(void);
+/* Tells watcher of every CUDA context made (created 1: on the thread making it, before the
+ * program uses it) and of every one about to be destroyed (created 0), with its device
+ * (-1 unknown), through the layer's CUPTI subscription: 0, or -1 with why[len] (the layer
+ * holds no subscription: not started, another tool subscribed; a CUPTI without the
+ * resource callbacks). For a session that needs the program's context (papi_run
+ * --gpu-counters, cuda_kernels.c) when none exists yet at its start. */
+__attribute__((visibility("hidden"))) int gpu_activity_watch_contexts(
+    void (*watcher)(CUcontext ctx, int device, int created), char *why, size_t len);
 /* Whether the last start linked launches to their regions (CUPTI has external
  * correlation), also after a stop: the table's links are that run's. */
 __attribute__((visibility("hidden"))) int gpu_activity_linking(void);

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """papi_run --gpu-counters on the doubles: gpu_kernels_prog launches kernA 3 times and kernB
 twice; cuda_profiler.txt's kvalue lines stage each launch's values. Checks each kernel's
-row (launches and sums, exact), the banner's line on the serialisation, and the one-line
+row (launches and sums, exact) with device 0's context active from the start, made by the
+program after papi_run's start (the session begins in CUPTI's context-created callback) and
+destroyed before the program's end (collected then); kernels on device 1 only: one line
+naming device 0's missing context. The banner's line on the serialisation, and the one-line
 refusals of an unknown metric and of no device (the component's reason). Every file
 written follows its schema (gpu_activity.schema.json's kernel_counters: report_check).
 papi_report on the run's folder: gpu_kernel_counters.csv exact; --compare of that run and
@@ -28,9 +31,11 @@ PAPI_RUN, PROG = sys.argv[1], sys.argv[2]
 METRICS = "sm__cycles_active.sum,dram__bytes.sum"
 
 
-def run(metrics, extra_env=None, args=()):
+def run(metrics, extra_env=None, args=(), drop=()):
     out = tempfile.mkdtemp(prefix="gpuk")
     env = dict(os.environ, **(extra_env or {}))
+    for name in drop:
+        env.pop(name, None)
     p = subprocess.run([PAPI_RUN, "-e", "perf::TASK-CLOCK", "-o", out, "--gpu-counters", metrics,
                         "--", PROG] + list(args), env=env, capture_output=True, text=True, timeout=50)
     files = glob.glob(os.path.join(out, "papi_run_output", "gpu_activity_*.json"))
@@ -66,6 +71,25 @@ if len(banner) != 1 or "one range per launch" not in banner[0] or "serialised" n
     fail("banner line missing or wrong", p)
 out_a = run.out
 print("rows exact: kernA 3 launches 600.25/7168, kernB 2 launches 18/192; banner:", banner[0])
+
+# As a program runs: no context on device 0 at papi_run's start (its preloaded constructor);
+# the session begins when the program makes it (CUPTI's context-created callback), and
+# with "reset" is collected when the program destroys it before its end.
+for args, how in (((), "context made after the start"),
+                  (("reset",), "context destroyed before the end")):
+    p, files = run(METRICS, args=args, drop=("PAPI_TEST_CUDA_ACTIVE",))
+    kc = json.load(open(files[0])).get("kernel_counters") if len(files) == 1 else None
+    if p.returncode != 0 or kc != want or "not counted" in p.stderr or "lost" in p.stderr:
+        fail("%s: rc %d, kernel_counters %s" % (how, p.returncode, json.dumps(kc)), p)
+    print("%s: rows exact" % how)
+
+# Kernels on device 1 only: no context on device 0 ever; one line says so, no rows.
+p, files = run(METRICS, args=("device1",), drop=("PAPI_TEST_CUDA_ACTIVE",))
+lines = [l for l in p.stderr.splitlines() if l.startswith("papi_run --gpu-counters:")]
+if len(lines) != 1 or "no CUDA context on device 0" not in lines[0] or \
+        (files and "kernel_counters" in json.load(open(files[0]))):
+    fail("device 1 only: want one line naming device 0's missing context", p)
+print("device 1 only:", lines[0])
 
 # an unknown metric: refused in one line naming it, no rows
 p, files = run("sm__cycles_active.sum,dram__byts.sum")

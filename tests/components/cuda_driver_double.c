@@ -85,10 +85,34 @@ static CUcontext ctx_of(int device)
     return (CUcontext)(uintptr_t)(0x1000 + device);
 }
 
+/* CUPTI's resource callback of device's context, where a tool loaded the CUPTI double
+ * (found by its soname, not loaded here): created 1 made, 0 about to be destroyed. */
+static void tell_cupti(int device, int created)
+{
+    void *cupti = dlopen("libcupti.so.13", RTLD_LAZY | RTLD_NOLOAD);
+    void (*told)(int, int) =
+        cupti ? (void (*)(int, int))dlsym(cupti, "cupti_double_context") : NULL;
+    if (told)
+        told(device, created);
+    if (cupti)
+        dlclose(cupti);
+}
+
 EXPORT void cuda_double_make_current(int device)
 {
-    __atomic_store_n(&active[device], 1, __ATOMIC_RELAXED);
+    if (!__atomic_exchange_n(&active[device], 1, __ATOMIC_RELAXED))
+        tell_cupti(device, 1); /* the primary context made: before its first use */
     current = ctx_of(device);
+}
+
+/* cudaDeviceReset's place: device's primary context destroyed (CUPTI told first). */
+EXPORT void cuda_double_reset(int device)
+{
+    if (!__atomic_exchange_n(&active[device], 0, __ATOMIC_RELAXED))
+        return;
+    tell_cupti(device, 0);
+    if (current == ctx_of(device))
+        current = NULL;
 }
 
 EXPORT int cuda_double_contexts_created(void)

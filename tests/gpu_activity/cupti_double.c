@@ -83,12 +83,18 @@ EXPORT CUptiResult cuptiGetResultString(CUptiResult result, const char **str)
     return CUPTI_SUCCESS;
 }
 
+/* The subscriber's callback and which resource callbacks it enabled (cuptiEnableCallback):
+ * cupti_double_context calls it as CUPTI does when a context is made or destroyed. */
+static CUpti_CallbackFunc subscriber_cb;
+static void *subscriber_data;
+static int resource_on[3]; /* by callback id: context created, destroy starting */
+
 EXPORT CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *s, CUpti_CallbackFunc cb, void *u)
 {
-    (void)cb, (void)u;
     if (strcmp(mode(), "subscribed") == 0)
         return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
     subscribed++;
+    subscriber_cb = cb, subscriber_data = u;
     *s = (CUpti_SubscriberHandle)&subscribed;
     return CUPTI_SUCCESS;
 }
@@ -97,7 +103,43 @@ EXPORT CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle s)
 {
     (void)s;
     subscribed--;
+    subscriber_cb = NULL;
+    memset(resource_on, 0, sizeof resource_on);
     return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle s, int domain,
+                                       uint32_t cbid)
+{
+    if (!subscribed || s != (CUpti_SubscriberHandle)&subscribed ||
+        domain != CUPTI_CB_DOMAIN_RESOURCE || cbid == 0 || cbid > 2)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    resource_on[cbid] = enable != 0;
+    return CUPTI_SUCCESS;
+}
+
+/* Contexts are the CUDA driver double's: the device's number plus 0x1000. */
+EXPORT CUptiResult cuptiGetDeviceId(CUcontext ctx, uint32_t *device)
+{
+    if (!ctx || !device || (uintptr_t)ctx < 0x1000)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    *device = (uint32_t)((uintptr_t)ctx - 0x1000);
+    return CUPTI_SUCCESS;
+}
+
+void cupti_double_context_gone(int device);
+
+/* Device's context made (created 1) or about to be destroyed (0): the CUDA driver double
+ * calls it; the subscriber's callback runs where it enabled it, on the calling thread. */
+EXPORT void cupti_double_context(int device, int created)
+{
+    uint32_t cbid = created ? CUPTI_CBID_RESOURCE_CONTEXT_CREATED
+                            : CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
+    CUpti_ResourceData data = {.context = (CUcontext)(uintptr_t)(0x1000 + device)};
+    if (subscriber_cb && resource_on[cbid])
+        subscriber_cb(subscriber_data, CUPTI_CB_DOMAIN_RESOURCE, cbid, &data);
+    if (!created)
+        cupti_double_context_gone(device); /* the profiler part: cupti_profiler_double.c */
 }
 
 EXPORT CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r,

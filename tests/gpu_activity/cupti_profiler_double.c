@@ -449,6 +449,7 @@ EXPORT CUptiResult cuptiProfilerHostGetRangeName(CUpti_Profiler_Host_GetRangeNam
 /* ---- Range Profiler API ------------------------------------------------------------------- */
 struct CUpti_RangeProfiler_Object {
     int device, configured, started, pushed, ranges;
+    int gone; /* its context was destroyed (cupti_double_context_gone): nothing to read */
     struct counter_data *data;
     int autorange;       /* CUPTI_AutoRange: a range per kernel launch */
     size_t max, dropped; /* maxRangesPerPass; launches beyond it */
@@ -475,6 +476,18 @@ EXPORT void cupti_double_kernel_ran(int device, const char *kernel)
     pthread_mutex_unlock(&objects_lock);
 }
 static int objects; /* enabled and not disabled */
+
+/* Device's context destroyed (cupti_double.c's cupti_double_context, after the subscriber
+ * was told): its objects' data is lost, a later stop or decode refused as CUPTI does. */
+void cupti_double_context_gone(int device);
+void cupti_double_context_gone(int device)
+{
+    pthread_mutex_lock(&objects_lock);
+    for (struct CUpti_RangeProfiler_Object *o = enabled_objects; o; o = o->next)
+        if (o->device == device)
+            o->gone = 1;
+    pthread_mutex_unlock(&objects_lock);
+}
 
 EXPORT int cupti_double_profilers(void)
 {
@@ -604,7 +617,7 @@ EXPORT CUptiResult cuptiRangeProfilerStop(CUpti_RangeProfiler_Stop_Params *p)
         !p->pRangeProfilerObject)
         return CUPTI_ERROR_INVALID_PARAMETER;
     struct CUpti_RangeProfiler_Object *o = p->pRangeProfilerObject;
-    if (!o->started || o->pushed)
+    if (!o->started || o->pushed || o->gone)
         return CUPTI_ERROR_INVALID_OPERATION;
     pthread_mutex_lock(&objects_lock);
     o->started = 0;
@@ -622,7 +635,7 @@ EXPORT CUptiResult cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_P
         !p->pRangeProfilerObject || !p->pRangeProfilerObject->data)
         return CUPTI_ERROR_INVALID_PARAMETER;
     struct CUpti_RangeProfiler_Object *o = p->pRangeProfilerObject;
-    if (o->started)
+    if (o->started || o->gone)
         return CUPTI_ERROR_INVALID_OPERATION;
     if (strcmp(profiler_mode(), "decodefail") == 0 && o->ranges == 2)
         return CUPTI_ERROR_UNKNOWN;
