@@ -3,8 +3,9 @@
 twice; cuda_profiler.txt's kvalue lines stage each launch's values. Checks each kernel's
 row (launches and sums, exact) with device 0's context active from the start, made by the
 program after papi_run's start (the session begins in CUPTI's context-created callback) and
-destroyed before the program's end (collected then); kernels on device 1 only: one line
-naming device 0's missing context. The banner's line on the serialisation, and the one-line
+destroyed before the program's end (collected then); on device 1 only (an MPI rank's
+device) and on both devices, rows per device exact; a metric device 1's chip lacks: device
+0's rows and one line naming device 1; no context at all: one line. The banner's line on the serialisation, and the one-line
 refusals of an unknown metric and of no device (the component's reason). Every file
 written follows its schema (gpu_activity.schema.json's kernel_counters: report_check).
 papi_report on the run's folder: gpu_kernel_counters.csv exact; --compare of that run and
@@ -57,13 +58,22 @@ doc = json.load(open(files[0]))
 kc = doc.get("kernel_counters")
 if not kc:
     fail("no kernel_counters in " + files[0], p)
-want = {"device": 0, "metrics": ["sm__cycles_active.sum", "dram__bytes.sum"],
-        "kernels": [
-            {"kernel": "kernA", "launches": 3,
-             "sums": {"sm__cycles_active.sum": 600.25, "dram__bytes.sum": 7168.0}},
-            {"kernel": "kernB", "launches": 2,
-             "sums": {"sm__cycles_active.sum": 18.0, "dram__bytes.sum": 192.0}}],
-        "dropped_launches": 0}
+ROWS0 = [{"device": 0, "kernel": "kernA", "launches": 3,
+          "sums": {"sm__cycles_active.sum": 600.25, "dram__bytes.sum": 7168.0}},
+         {"device": 0, "kernel": "kernB", "launches": 2,
+          "sums": {"sm__cycles_active.sum": 18.0, "dram__bytes.sum": 192.0}}]
+ROWS1 = [{"device": 1, "kernel": "kernA", "launches": 3,
+          "sums": {"sm__cycles_active.sum": 60.0, "dram__bytes.sum": 6.0}},
+         {"device": 1, "kernel": "kernB", "launches": 2,
+          "sums": {"sm__cycles_active.sum": 11.0, "dram__bytes.sum": 15.0}}]
+
+
+def counters(devices, rows):
+    return {"devices": devices, "metrics": ["sm__cycles_active.sum", "dram__bytes.sum"],
+            "kernels": rows, "dropped_launches": 0}
+
+
+want = counters([0], ROWS0)
 if kc != want:
     fail(f"kernel_counters {json.dumps(kc)} != {json.dumps(want)}", p)
 banner = [l for l in p.stderr.splitlines() if "GPU counters per kernel" in l]
@@ -83,13 +93,35 @@ for args, how in (((), "context made after the start"),
         fail("%s: rc %d, kernel_counters %s" % (how, p.returncode, json.dumps(kc)), p)
     print("%s: rows exact" % how)
 
-# Kernels on device 1 only: no context on device 0 ever; one line says so, no rows.
-p, files = run(METRICS, args=("device1",), drop=("PAPI_TEST_CUDA_ACTIVE",))
+# An MPI rank's device (cudaSetDevice(1)): counted on device 1 (GA100's staged values);
+# a program on both devices: both, each its own rows.
+for args, devices, rows in ((("device1",), [1], ROWS1), (("both",), [0, 1], ROWS0 + ROWS1)):
+    p, files = run(METRICS, args=args, drop=("PAPI_TEST_CUDA_ACTIVE",))
+    kc = json.load(open(files[0])).get("kernel_counters") if len(files) == 1 else None
+    if p.returncode != 0 or kc != counters(devices, rows) or "lost" in p.stderr:
+        fail("%s: rc %d, kernel_counters %s" % (args[0], p.returncode, json.dumps(kc)), p)
+    print("%s: devices %s, rows exact" % (args[0], devices))
+
+# A metric device 1's chip lacks (GA100: no launch__grid_size): device 0 counted, device 1
+# named in one line.
+p, files = run("sm__cycles_active.sum,launch__grid_size", args=("both",),
+               drop=("PAPI_TEST_CUDA_ACTIVE",))
+kc = json.load(open(files[0])).get("kernel_counters") if len(files) == 1 else None
 lines = [l for l in p.stderr.splitlines() if l.startswith("papi_run --gpu-counters:")]
-if len(lines) != 1 or "no CUDA context on device 0" not in lines[0] or \
+if not kc or kc["devices"] != [0] or [(k["device"], k["kernel"], k["launches"]) for k in
+                                      kc["kernels"]] != [(0, "kernA", 3), (0, "kernB", 2)] or \
+        len(lines) != 1 or "device 1 (GA100)" not in lines[0] or \
+        "launch__grid_size" not in lines[0]:
+    fail("a metric device 1 lacks: %s" % json.dumps(kc), p)
+print("a metric device 1 lacks:", lines[0])
+
+# No context at all: one line says so, no rows.
+p, files = run(METRICS, args=("none",), drop=("PAPI_TEST_CUDA_ACTIVE",))
+lines = [l for l in p.stderr.splitlines() if l.startswith("papi_run --gpu-counters:")]
+if len(lines) != 1 or "no CUDA context on any device" not in lines[0] or \
         (files and "kernel_counters" in json.load(open(files[0]))):
-    fail("device 1 only: want one line naming device 0's missing context", p)
-print("device 1 only:", lines[0])
+    fail("no context: want one line saying so", p)
+print("no context:", lines[0])
 
 # an unknown metric: refused in one line naming it, no rows
 p, files = run("sm__cycles_active.sum,dram__byts.sum")
@@ -138,12 +170,12 @@ path = os.path.join(rep, "gpu_kernel_counters.csv")
 if p.returncode != 0 or not os.path.exists(path):
     fail("papi_report: exit %d, no gpu_kernel_counters.csv" % p.returncode, p)
 pid = str(doc["pid"])
-rows = [(r["pid"], r["kernel"], r["metric"], int(r["launches"]), float(r["sum"]),
+rows = [(r["pid"], r["device"], r["kernel"], r["metric"], int(r["launches"]), float(r["sum"]),
          float(r["per_launch"])) for r in csv.DictReader(open(path))]
-want_rows = [(pid, "kernA", "sm__cycles_active.sum", 3, 600.25, 600.25 / 3),
-             (pid, "kernA", "dram__bytes.sum", 3, 7168.0, 7168.0 / 3),
-             (pid, "kernB", "sm__cycles_active.sum", 2, 18.0, 9.0),
-             (pid, "kernB", "dram__bytes.sum", 2, 192.0, 96.0)]
+want_rows = [(pid, "0", "kernA", "sm__cycles_active.sum", 3, 600.25, 600.25 / 3),
+             (pid, "0", "kernA", "dram__bytes.sum", 3, 7168.0, 7168.0 / 3),
+             (pid, "0", "kernB", "sm__cycles_active.sum", 2, 18.0, 9.0),
+             (pid, "0", "kernB", "dram__bytes.sum", 2, 192.0, 96.0)]
 if rows != want_rows:
     fail("gpu_kernel_counters.csv %s != %s" % (rows, want_rows))
 print("papi_report gpu_kernel_counters.csv exact:", len(rows), "rows")

@@ -136,7 +136,7 @@ def kernel_counter_units(run, procs):
     df = registry.TABLES["gpu_kernel_counters"][1](procs)
     if not len(df):
         return _empty()
-    launches = df.drop_duplicates(["pid", "kernel"])
+    launches = df.drop_duplicates(["pid", "device", "kernel"])
     return pd.concat([_frame(run, "kernel", df["kernel"].values, df["metric"].values, "",
                              df["sum"].values),
                       _frame(run, "kernel", launches["kernel"].values, "launches", "",

@@ -26,7 +26,7 @@ BUSY_COLUMNS = ["scope", "rank", "busy_s", "kernel_launches", "kernel_s", "copy_
 RUN_KERNEL_COLUMNS = ["pid", "kernel", "launches", "total_s", "mean_s"]
 RUN_BUSY_COLUMNS = ["pid"] + BUSY_COLUMNS[2:]
 RUN_POP_COLUMNS = ["pid", "wall_s"] + POP_COLUMNS[4:]
-KERNEL_COUNTER_COLUMNS = ["pid", "kernel", "metric", "launches", "sum", "per_launch"]
+KERNEL_COUNTER_COLUMNS = ["pid", "device", "kernel", "metric", "launches", "sum", "per_launch"]
 
 
 def _per_kernel(section):
@@ -132,14 +132,16 @@ def run_gpu_pop(procs):
 
 
 def gpu_kernel_counters(procs):
-    """papi_run --gpu-counters: per process, kernel name (in the order of its first launch)
-    and metric, its launches, the metric's sum over them and the sum per launch."""
-    rows = [{"pid": doc["pid"], "kernel": k["kernel"], "metric": m, "launches": k["launches"],
+    """papi_run --gpu-counters: per process, device, kernel name (a device's in the order of
+    their first launch) and metric, its launches, the metric's sum over them and the sum
+    per launch."""
+    rows = [{"pid": doc["pid"], "device": k["device"], "kernel": k["kernel"], "metric": m,
+             "launches": k["launches"],
              "sum": k["sums"].get(m), "per_launch": k["sums"].get(m) / k["launches"]
              if k["sums"].get(m) is not None else None}
             for _, doc in procs for k in (doc.get("kernel_counters") or {}).get("kernels", [])
             for m in doc["kernel_counters"]["metrics"]]
-    return _frame(rows, KERNEL_COUNTER_COLUMNS, ["pid", "launches"])
+    return _frame(rows, KERNEL_COUNTER_COLUMNS, ["pid", "device", "launches"])
 
 
 def region_gpu_kernels(files):

@@ -68,7 +68,7 @@ static void print_end(const struct run_state *s, double seconds)
         fprintf(stderr, " note: %s\n", s->note);
     if (s->opt.gpu_counters)
         fprintf(stderr,
-                " GPU counters per kernel (%s): one range per launch on device 0, so the "
+                " GPU counters per kernel (%s): one range per launch on each device, so the "
                 "program's kernels ran serialised, one at a time (no overlap between "
                 "kernels or streams)\n",
                 s->opt.gpu_counters);

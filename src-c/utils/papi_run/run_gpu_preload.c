@@ -11,7 +11,8 @@
  * (trace_gpu_tracks.h's file form), for papi_run's trace.
  * With papi_run --gpu-counters (PAPI_RUN_GPU_COUNTERS: CUPTI metric names) the cuda
  * component counts them per kernel from the constructor (papi_gpu_kernels.h: a range per
- * launch on device 0) and the file gains "kernel_counters": a row per kernel name. */
+ * launch on each device the program uses) and the file gains "kernel_counters": a row per
+ * device and kernel name. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -41,12 +42,16 @@ static void write_kernel_counters(struct jw *w)
 {
     char why[1024];
     int n = papi_gpu_kernels_stop(why, sizeof why);
-    if (n < 0) {
+    if (n < 0 || why[0]) /* none counted, or some devices not */
         fprintf(stderr, "papi_run --gpu-counters: the kernels' counters lost: %s\n", why);
+    if (n < 0)
         return;
-    }
+    int devices[16], ndev = papi_gpu_kernels_devices(devices, 16);
     jw_obj_begin(w, "kernel_counters");
-    jw_int(w, "device", 0);
+    jw_arr_begin(w, "devices");
+    for (int i = 0; i < ndev; i++)
+        jw_int(w, NULL, devices[i]);
+    jw_arr_end(w);
     jw_arr_begin(w, "metrics");
     for (int i = 0; i < papi_gpu_kernels_nmetrics(); i++)
         jw_str(w, NULL, papi_gpu_kernels_metric(i));
@@ -56,9 +61,11 @@ static void write_kernel_counters(struct jw *w)
         const char *name;
         unsigned long launches;
         const double *sums;
-        if (papi_gpu_kernels_row(k, &name, &launches, &sums) != 0)
+        int device;
+        if (papi_gpu_kernels_row(k, &device, &name, &launches, &sums) != 0)
             continue;
         jw_obj_begin(w, NULL);
+        jw_int(w, "device", device);
         jw_str(w, "kernel", name);
         jw_int(w, "launches", (long long)launches);
         jw_obj_begin(w, "sums");

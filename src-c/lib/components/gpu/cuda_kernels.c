@@ -1,15 +1,16 @@
 /* cuda_kernels.c: the cuda component's per-kernel mode (papi_gpu_kernels.h, for papi_run
- * --gpu-counters): one session on device 0 in CUPTI's auto range mode, a range around each
- * kernel launch named by the kernel; at the stop each range's values are added to its
- * kernel's row (launches, one sum per metric). One per process.
+ * --gpu-counters): one session per device the program uses, in CUPTI's auto range mode, a
+ * range around each kernel launch named by the kernel; at collection each range's values
+ * are added to its (device, kernel) row (launches, one sum per metric). One per process.
  *
- * The start comes from papi_run's preloaded constructor, before the program has made its
- * CUDA context: where device 0 has none yet, the session waits for it (the GPU activity
- * layer's subscription tells of each context made, gpu_activity_watch_contexts) and
- * begins in the context-created callback, before the program's first launch; it is
- * collected when that context is about to be destroyed (cudaDeviceReset, the program's
- * end), or at the stop. */
+ * The start comes from papi_run's preloaded constructor, before the program has made a
+ * CUDA context: a device without one waits for it (the GPU activity layer's subscription
+ * tells of each context made, gpu_activity_watch_contexts) and its session begins in the
+ * context-created callback, before the program's first launch there; it is collected when
+ * that context is about to be destroyed (cudaDeviceReset, the program's end), or at the
+ * stop. An MPI rank on device N (cudaSetDevice(local rank)) is counted on device N. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,42 +24,52 @@
 #include "papi_sdk.h"
 
 #define KERNEL_METRICS 32
+#define KERNEL_DEVICES 16
 
 struct kernel_row {
+    int device;
     char *name;
     unsigned long launches;
     double sums[KERNEL_METRICS];
 };
 
+/* A device's session: none (no context yet, or not counted), waiting for the program's
+ * context, running, collected (its rows are in), or failed (why). */
+enum dev_state { DEV_NONE, DEV_WAITING, DEV_RUNNING, DEV_COLLECTED, DEV_FAILED };
+
+struct dev_session {
+    enum dev_state state;
+    int retained; /* the primary context retained at the start (cuda_context_find) */
+    const char *chip;
+    struct cuda_session s;
+    char why[512];
+};
+
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-    int started, retained, stopped;
-    int waiting;   /* started before device 0's context: begins when it is made */
-    int collected; /* the context went away: the rows are in, the session ended */
-    int failed;    /* the waiting session could not begin or collect: why[] */
-    char why[1024];
-    const char *chip;
+    int started, stopped, n, ndev;
     char *text; /* the metric names, NUL-separated; names[] point into it */
     const char *names[KERNEL_METRICS];
-    struct cuda_session s;
+    struct dev_session dev[KERNEL_DEVICES];
     struct kernel_row *rows;
     int nrows, cap;
+    size_t dropped; /* launches without a row (no memory) */
 } kn;
 
-/* One decoded range: its values added to its kernel's row (a row that cannot be made for
- * want of memory: the launch counted as dropped, never left out unsaid). */
+/* One decoded range of device *arg: its values added to its (device, kernel) row (a row
+ * that cannot be made for want of memory: the launch counted as dropped, never left out
+ * unsaid). */
 static void add_range(void *arg, const char *kernel, const double *values)
 {
-    (void)arg;
-    int k = 0;
-    while (k < kn.nrows && strcmp(kn.rows[k].name, kernel) != 0)
+    int device = (int)(intptr_t)arg, k = 0;
+    while (k < kn.nrows && (kn.rows[k].device != device || strcmp(kn.rows[k].name, kernel) != 0))
         k++;
     if (k == kn.nrows) {
         if (kn.nrows == kn.cap) {
             int cap = kn.cap ? kn.cap * 2 : 16;
             struct kernel_row *r = realloc(kn.rows, (size_t)cap * sizeof *r);
             if (!r) {
-                kn.s.dropped++;
+                kn.dropped++;
                 return;
             }
             kn.rows = r;
@@ -66,13 +77,14 @@ static void add_range(void *arg, const char *kernel, const double *values)
         }
         memset(&kn.rows[k], 0, sizeof kn.rows[k]);
         if (!(kn.rows[k].name = strdup(kernel))) {
-            kn.s.dropped++;
+            kn.dropped++;
             return;
         }
+        kn.rows[k].device = device;
         kn.nrows++;
     }
     kn.rows[k].launches++;
-    for (int i = 0; i < kn.s.n; i++)
+    for (int i = 0; i < kn.n; i++)
         kn.rows[k].sums[i] += values[i];
 }
 
@@ -94,96 +106,124 @@ static int split(const char *metrics, char *why, size_t len)
     return n ? n : -1;
 }
 
-/* The first metric CUPTI does not know on the chip, said with the chip; else the set's
- * own refusal (more than one pass). */
-static int check(const char *chip, CUcontext ctx, int n, char *why, size_t len)
+/* The first metric CUPTI does not know on device's chip, said with the chip; else the
+ * set's own refusal (more than one pass). */
+static int check(int device, const char *chip, CUcontext ctx, char *why, size_t len)
 {
-    for (int i = 0; i < n; i++)
-        if (cuda_session_check(chip, 0, ctx, &kn.names[i], 1) != PAPI_OK) {
-            snprintf(why, len, "%s: not a metric of device 0 (%s): %s", kn.names[i], chip,
+    for (int i = 0; i < kn.n; i++)
+        if (cuda_session_check(chip, device, ctx, &kn.names[i], 1) != PAPI_OK) {
+            snprintf(why, len, "%s: not a metric of device %d (%s): %s", kn.names[i], device, chip,
                      papi_last_error_detail());
             return -1;
         }
-    if (cuda_session_check(chip, 0, ctx, kn.names, n) != PAPI_OK) {
+    if (cuda_session_check(chip, device, ctx, kn.names, kn.n) != PAPI_OK) {
         snprintf(why, len, "%s", papi_last_error_detail());
         return -1;
     }
     return 0;
 }
 
-/* The session on ctx (device 0's): PAPI_OK, or the error with its detail said. */
-static int begin_session(CUcontext ctx)
+/* Device's session on ctx, its metrics checked on its chip first: running, or failed
+ * with why. */
+static void begin_on(int device, CUcontext ctx)
 {
-    kn.s = (struct cuda_session){.device = 0,
+    struct dev_session *d = &kn.dev[device];
+    if (check(device, d->chip, ctx, d->why, sizeof d->why) != 0) {
+        d->state = DEV_FAILED;
+        return;
+    }
+    d->s = (struct cuda_session){.device = device,
                                  .ctx = ctx,
                                  .names = kn.names,
-                                 .n = kn.s.n,
+                                 .n = kn.n,
                                  .per_kernel = 1,
-                                 .per_range = add_range};
-    return cuda_session_begin(&kn.s, kn.chip);
+                                 .per_range = add_range,
+                                 .per_range_arg = (void *)(intptr_t)device};
+    if (cuda_session_begin(&d->s, d->chip) == PAPI_OK)
+        d->state = DEV_RUNNING;
+    else
+        d->state = DEV_FAILED, snprintf(d->why, sizeof d->why, "%s", papi_last_error_detail());
 }
 
-/* Device 0's context made (the session waiting for it begins, its metrics checked on the
- * chip first) or about to be destroyed (the session collected while the context lives). */
+/* Device's session collected (its rows added): collected, or failed with why. */
+static void collect(int device)
+{
+    struct dev_session *d = &kn.dev[device];
+    if (cuda_session_collect(&d->s, 0) == PAPI_OK)
+        d->state = DEV_COLLECTED;
+    else
+        d->state = DEV_FAILED, snprintf(d->why, sizeof d->why, "%s", papi_last_error_detail());
+}
+
+/* A context made (its device's waiting session begins) or about to be destroyed (the
+ * session running in it collected while the context lives). */
 static void context_event(CUcontext ctx, int device, int created)
 {
-    if (device != 0)
+    if (device < 0 || device >= KERNEL_DEVICES)
         return;
     pthread_mutex_lock(&kernels_lock);
-    if (created && kn.waiting && !kn.stopped) {
-        kn.waiting = 0;
-        char why[sizeof kn.why];
-        if (check(kn.chip, ctx, kn.s.n, why, sizeof why) != 0)
-            kn.failed = 1, snprintf(kn.why, sizeof kn.why, "%s", why);
-        else if (begin_session(ctx) != PAPI_OK)
-            kn.failed = 1, snprintf(kn.why, sizeof kn.why, "%s", papi_last_error_detail());
-    } else if (!created && !kn.waiting && !kn.failed && !kn.collected && !kn.stopped &&
-               kn.s.ctx == ctx) {
-        if (cuda_session_collect(&kn.s, 0) != PAPI_OK)
-            kn.failed = 1, snprintf(kn.why, sizeof kn.why, "%s", papi_last_error_detail());
-        kn.collected = 1;
+    struct dev_session *d = &kn.dev[device];
+    if (device < kn.ndev && !kn.stopped) {
+        if (created && d->state == DEV_WAITING)
+            begin_on(device, ctx);
+        else if (!created && d->state == DEV_RUNNING && d->s.ctx == ctx)
+            collect(device);
     }
     pthread_mutex_unlock(&kernels_lock);
-}
-
-/* No context on device 0 yet: wait for the program's (0), or -1 with why. */
-static int wait_for_context(char *why, size_t len)
-{
-    char detail[512];
-    snprintf(detail, sizeof detail, "%s", papi_last_error_detail());
-    kn.waiting = 1;
-    if (gpu_activity_watch_contexts(context_event, why, len) == 0)
-        return 0;
-    kn.waiting = 0;
-    size_t used = strlen(why);
-    snprintf(why + used, len - used, ", so it cannot wait for one: %s", detail);
-    return -1;
 }
 
 int papi_gpu_kernels_start(const char *metrics, char *why, size_t len)
 {
     pthread_mutex_lock(&kernels_lock);
-    int ret = -1;
+    int ret = -1, waiting = 0, running = 0, failed = 0;
     const char *no = NULL;
-    CUcontext ctx = NULL;
-    int n = 0;
     if (kn.started)
         snprintf(why, len, "already started");
-    else if ((n = split(metrics, why, len)) < 0)
+    else if ((kn.n = split(metrics, why, len)) < 0)
         ;
-    else if (!(kn.chip = cuda_device_chip(0, &no)))
+    else if (!cuda_device_chip(0, &no))
         snprintf(why, len, "component cuda is disabled: %s", no);
-    else if (kn.s.n = n, cuda_context_find("cuda", 0, &ctx, &kn.retained) != PAPI_OK)
-        ret = wait_for_context(why, len);
-    else if (check(kn.chip, ctx, n, why, len) == 0) {
-        if (begin_session(ctx) == PAPI_OK)
+    else {
+        while (kn.ndev < KERNEL_DEVICES && (kn.dev[kn.ndev].chip = cuda_device_chip(kn.ndev, &no)))
+            kn.ndev++;
+        for (int device = 0; device < kn.ndev; device++) {
+            struct dev_session *d = &kn.dev[device];
+            CUcontext ctx = NULL;
+            if (cuda_context_find("cuda", device, &ctx, &d->retained) != PAPI_OK) {
+                d->state = DEV_WAITING, waiting++;
+                continue;
+            }
+            begin_on(device, ctx);
+            running += d->state == DEV_RUNNING;
+            if (d->state == DEV_FAILED && !failed) /* a refusal said now, for every device */
+                failed = 1, snprintf(why, len, "%s", d->why);
+        }
+        char watch[512] = "";
+        if (!failed && waiting &&
+            gpu_activity_watch_contexts(context_event, watch, sizeof watch) != 0)
+            for (int device = 0; device < kn.ndev; device++)
+                if (kn.dev[device].state == DEV_WAITING) {
+                    kn.dev[device].state = DEV_NONE;
+                    waiting--;
+                }
+        if (!failed && (running || waiting))
             ret = 0;
-        else
-            snprintf(why, len, "%s", papi_last_error_detail());
+        else if (!failed)
+            snprintf(why, len,
+                     "no device has a CUDA context yet, and the counting cannot wait for the "
+                     "program's: %s",
+                     watch);
     }
     kn.started = ret == 0;
-    if (ret != 0 && kn.retained)
-        cuda_context_release(0);
+    if (ret != 0)
+        for (int device = 0; device < kn.ndev; device++) {
+            struct dev_session *d = &kn.dev[device];
+            if (d->state == DEV_RUNNING)
+                cuda_session_end(&d->s);
+            d->state = DEV_NONE;
+            if (d->retained)
+                cuda_context_release(device), d->retained = 0;
+        }
     pthread_mutex_unlock(&kernels_lock);
     return ret;
 }
@@ -191,40 +231,63 @@ int papi_gpu_kernels_start(const char *metrics, char *why, size_t len)
 int papi_gpu_kernels_stop(char *why, size_t len)
 {
     pthread_mutex_lock(&kernels_lock);
-    int ret = -1;
-    if (!kn.started || kn.stopped)
+    int ret = -1, counted = 0;
+    size_t used = 0;
+    why[0] = 0;
+    if (!kn.started || kn.stopped) {
         snprintf(why, len, "%s", kn.stopped ? "already stopped" : "never started");
-    else if (kn.waiting)
-        snprintf(why, len,
-                 "the program made no CUDA context on device 0 (its kernels ran elsewhere, or "
-                 "none ran)");
-    else if (kn.failed)
-        snprintf(why, len, "%s", kn.why);
-    else if (!kn.collected && cuda_session_collect(&kn.s, 0) != PAPI_OK)
-        snprintf(why, len, "%s", papi_last_error_detail());
-    else
+        pthread_mutex_unlock(&kernels_lock);
+        return -1;
+    }
+    for (int device = 0; device < kn.ndev; device++) {
+        struct dev_session *d = &kn.dev[device];
+        if (d->state == DEV_RUNNING)
+            collect(device);
+        counted += d->state == DEV_COLLECTED;
+        if (d->state == DEV_FAILED && used < len) { /* every failed device, in one line */
+            int w = snprintf(why + used, len - used, "%sdevice %d (%s): %s", used ? "; " : "",
+                             device, d->chip, d->why);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        if (d->retained)
+            cuda_context_release(device), d->retained = 0;
+    }
+    if (counted)
         ret = kn.nrows;
-    if (kn.started && !kn.stopped && kn.retained)
-        cuda_context_release(0);
-    kn.stopped = kn.started;
+    else if (!used)
+        snprintf(why, len,
+                 "the program made no CUDA context on any device (no kernel ran, or they ran "
+                 "before papi_run's library started)");
+    kn.stopped = 1;
     pthread_mutex_unlock(&kernels_lock);
     return ret;
 }
 
+int papi_gpu_kernels_devices(int *devices, int max)
+{
+    int n = 0;
+    for (int device = 0; kn.stopped && device < kn.ndev; device++)
+        if (kn.dev[device].state == DEV_COLLECTED && n < max)
+            devices[n++] = device;
+    return n;
+}
+
 int papi_gpu_kernels_nmetrics(void)
 {
-    return kn.stopped ? kn.s.n : 0;
+    return kn.stopped ? kn.n : 0;
 }
 
 const char *papi_gpu_kernels_metric(int i)
 {
-    return kn.stopped && i >= 0 && i < kn.s.n ? kn.names[i] : NULL;
+    return kn.stopped && i >= 0 && i < kn.n ? kn.names[i] : NULL;
 }
 
-int papi_gpu_kernels_row(int k, const char **kernel, unsigned long *launches, const double **sums)
+int papi_gpu_kernels_row(int k, int *device, const char **kernel, unsigned long *launches,
+                         const double **sums)
 {
     if (!kn.stopped || k < 0 || k >= kn.nrows)
         return -1;
+    *device = kn.rows[k].device;
     *kernel = kn.rows[k].name;
     *launches = kn.rows[k].launches;
     *sums = kn.rows[k].sums;
@@ -233,5 +296,9 @@ int papi_gpu_kernels_row(int k, const char **kernel, unsigned long *launches, co
 
 unsigned long papi_gpu_kernels_dropped(void)
 {
-    return kn.stopped ? (unsigned long)kn.s.dropped : 0;
+    size_t dropped = kn.dropped;
+    for (int device = 0; device < kn.ndev; device++)
+        if (kn.dev[device].state == DEV_COLLECTED)
+            dropped += kn.dev[device].s.dropped;
+    return kn.stopped ? (unsigned long)dropped : 0;
 }
