@@ -29,10 +29,24 @@ struct trace_gpu_op {
     int32_t pid;
 };
 
-/* A process's operations (several processes' after a load of their file). */
+/* A counter's point on a GPU track: at t (ns, the traces' clock) the counter named
+ * name[name] has value (a double: a metric of one kernel launch, papi_run --gpu-counters)
+ * on track label, of process pid (as an operation's). */
+struct trace_gpu_point {
+    uint64_t t;
+    uint32_t label;
+    int32_t name;
+    int32_t pid;
+    double value;
+};
+
+/* A process's operations (several processes' after a load of their file), and its
+ * counters' points. */
 struct trace_gpu_ops {
     struct trace_gpu_op *op;
     size_t n, cap;
+    struct trace_gpu_point *pt;
+    size_t npt, ptcap;
     char (*name)[TRACE_GPU_NAME_LEN];
     int nnames, names_cap;
     uint64_t dropped; /* operations past the process's log: not in op, said */
@@ -51,6 +65,10 @@ TW_HIDDEN int trace_gpu_ops_name(struct trace_gpu_ops *g, const char *name);
 /* One operation appended: 0, or -1 when out of memory. */
 TW_HIDDEN int trace_gpu_ops_push(struct trace_gpu_ops *g, uint32_t label, uint64_t start,
                                  uint64_t end, int32_t name);
+/* One counter point appended (name: an index of trace_gpu_ops_name): 0, or -1 when out of
+ * memory. */
+TW_HIDDEN int trace_gpu_ops_point(struct trace_gpu_ops *g, uint32_t label, uint64_t t, int32_t name,
+                                  double value);
 /* The operations in time order per process and track (ties: the shorter first, as
  * filed), each one that starts before the previous one on its process's track ends cut to
  * start there (a stream runs one at a time; two processes' streams are not one). */
@@ -58,14 +76,16 @@ TW_HIDDEN void trace_gpu_ops_order(struct trace_gpu_ops *g);
 /* Each operation a region entered at its start and left at its end on its track of w
  * (in the order of g: trace_gpu_ops_order first), another process's than w's on that
  * process's own track (trace_gpu_track_of), and g's dropped operations counted as w's
- * dropped records (two each). 0, or -1 when a name found no memory (its operations
- * are then counted as dropped too). */
+ * dropped records (two each); each counter point a counter record (a double) on its
+ * track, in the points' time order per track. 0, or -1 when a name found no memory (its
+ * operations and points are then counted as dropped too). */
 TW_HIDDEN int trace_gpu_ops_add(struct trace_writer *w, const struct trace_gpu_ops *g);
 TW_HIDDEN void trace_gpu_ops_free(struct trace_gpu_ops *g);
 
 /* The file form: a block per process appended with one write to fd (opened O_APPEND, so
- * several processes may share the file): "gpu_ops PID NAMES OPS DROPPED", then a line
- * "n NAME" per name and "o LABEL START END NAME" per operation. 0, or -1 (errno). */
+ * several processes may share the file): "gpu_ops PID NAMES ITEMS DROPPED", then a line
+ * "n NAME" per name, "o LABEL START END NAME" per operation and "p LABEL T NAME VALUE" per
+ * counter point (VALUE exact: a C99 hexadecimal float). 0, or -1 (errno). */
 TW_HIDDEN int trace_gpu_ops_save(int fd, long pid, const struct trace_gpu_ops *g);
 /* Every block of the file at path appended to g (names renumbered), then ordered. 0, 1
  * when the file does not exist (no process wrote one), or -1 with why (the file, the

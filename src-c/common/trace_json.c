@@ -182,9 +182,15 @@ static void write_counter(struct out *o, const struct rank_walk *w, const struct
         return; /* NaN or inf: no point rather than a wrong one (JSON has neither) */
     char track[320];
     snprintf(track, sizeof track, "%s", name);
-    if (w->cthreads > 1) {
+    if (w->cthreads > 1) { /* a GPU track's counter by its track's name, not its label */
         size_t l = strlen(track);
-        snprintf(track + l, sizeof track - l, " [thread %" PRIu32 "]", e->thread);
+        char tn[96];
+        if (TRACE_IS_GPU_TRACK(e->thread)) {
+            trace_track_name(e->thread, r->track, r->ntracks, tn, sizeof tn);
+            snprintf(track + l, sizeof track - l, " [%s]", tn);
+        } else {
+            snprintf(track + l, sizeof track - l, " [thread %" PRIu32 "]", e->thread);
+        }
     }
     ev_open(o, "C", r->rank, e->thread);
     put_name(o, track, "counter");

@@ -32,6 +32,13 @@ const char *papi_gpu_kernels_metric(int i);
 int papi_gpu_kernels_row(int k, int *device, const char **kernel, unsigned long *launches,
                          const double **sums);
 unsigned long papi_gpu_kernels_dropped(void);
+/* Before the start: each launch's values kept too (a trace's counter tracks). After the
+ * stop: the launches kept (*not_kept: past 65536, or no memory), and launch i's device,
+ * kernel name and values (one per metric), in collection order: a device's in the order
+ * the program launched them. */
+void papi_gpu_kernels_keep_launches(void);
+long papi_gpu_kernels_launches(long *not_kept);
+int papi_gpu_kernels_launch(long i, int *device, const char **kernel, const double **values);
 
 #include "papi_api_end.h"
 

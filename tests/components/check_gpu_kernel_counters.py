@@ -5,7 +5,9 @@ row (launches and sums, exact) with device 0's context active from the start, ma
 program after papi_run's start (the session begins in CUPTI's context-created callback) and
 destroyed before the program's end (collected then); on device 1 only (an MPI rank's
 device) and on both devices, rows per device exact; a metric device 1's chip lacks: device
-0's rows and one line naming device 1; no context at all: one line. The banner's line on the serialisation, and the one-line
+0's rows and one line naming device 1; no context at all: one line; with --trace json, a
+counter track per metric on the kernels' GPU track, each launch's value at its kernel's
+start (the activity double's records of the launches) and 0 at its end. The banner's line on the serialisation, and the one-line
 refusals of an unknown metric and of no device (the component's reason). Every file
 written follows its schema (gpu_activity.schema.json's kernel_counters: report_check).
 papi_report on the run's folder: gpu_kernel_counters.csv exact; --compare of that run and
@@ -15,6 +17,7 @@ import csv
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,13 +35,14 @@ PAPI_RUN, PROG = sys.argv[1], sys.argv[2]
 METRICS = "sm__cycles_active.sum,dram__bytes.sum"
 
 
-def run(metrics, extra_env=None, args=(), drop=()):
+def run(metrics, extra_env=None, args=(), drop=(), opts=()):
     out = tempfile.mkdtemp(prefix="gpuk")
     env = dict(os.environ, **(extra_env or {}))
     for name in drop:
         env.pop(name, None)
-    p = subprocess.run([PAPI_RUN, "-e", "perf::TASK-CLOCK", "-o", out, "--gpu-counters", metrics,
-                        "--", PROG] + list(args), env=env, capture_output=True, text=True, timeout=50)
+    p = subprocess.run([PAPI_RUN, "-e", "perf::TASK-CLOCK", "-o", out, "--gpu-counters", metrics]
+                       + list(opts) + ["--", PROG] + list(args), env=env, capture_output=True,
+                       text=True, timeout=50)
     files = glob.glob(os.path.join(out, "papi_run_output", "gpu_activity_*.json"))
     run.out = out
     return p, files
@@ -114,6 +118,53 @@ if not kc or kc["devices"] != [0] or [(k["device"], k["kernel"], k["launches"]) 
         "launch__grid_size" not in lines[0]:
     fail("a metric device 1 lacks: %s" % json.dumps(kc), p)
 print("a metric device 1 lacks:", lines[0])
+
+# --trace json: each launch's counters on its kernel's slice (the activity double's records
+# of the five launches, in launch order): a counter track per metric on GPU 0 stream 7, the
+# launch's value at its kernel's start and 0 at its end.
+p, files = run(METRICS, {"PAPI_TEST_CUPTI_RECORDS": os.path.join(HERE, "gpu_kernels_records.txt")},
+               opts=("--trace", "json"), drop=("PAPI_TEST_CUDA_ACTIVE",))
+traces = glob.glob(os.path.join(run.out, "papi_run_trace", "*.json"))
+if p.returncode != 0 or len(traces) != 1:
+    fail("--trace: rc %d, traces %s" % (p.returncode, traces), p)
+events = json.load(open(traces[0]))["traceEvents"]
+slices = sorted((e["ts"], e["name"]) for e in events
+                if e.get("ph") == "B" and e.get("name") in ("kernA", "kernB"))
+gpu_tids = {e["tid"] for e in events if e.get("ph") == "B" and e.get("name") in ("kernA", "kernB")}
+want_values = {"sm__cycles_active.sum": [100, 7, 200, 11, 300.25],
+               "dram__bytes.sum": [1024, 64, 2048, 128, 4096]}
+for metric, values in want_values.items():
+    track = [e for e in events if e.get("ph") == "C" and
+             e["name"].startswith(metric + " (per kernel)")]
+    points = sorted((e["ts"], e["args"]["value"]) for e in track)
+    starts = [t for t, _ in slices]
+    got = [v for t, v in points if t in starts]
+    zeros = [v for t, v in points if t not in starts]
+    if len(slices) != 5 or got != values or zeros != [0] * 5 or \
+            len(gpu_tids) != 1 or {e["tid"] for e in track} != gpu_tids:
+        fail("--trace counter track %s: slices %s, points %s" % (metric, slices, points), p)
+print("--trace: counter tracks per kernel exact (sm__cycles_active.sum 100, 7, 200, 11, 300.25 "
+      "at the five kernels' starts, 0 at their ends)")
+
+# --trace otf2: the same points as metrics (DOUBLE) of the GPU stream's location.
+if shutil.which("otf2-print"):
+    p, files = run(METRICS, {"PAPI_TEST_CUPTI_RECORDS":
+                             os.path.join(HERE, "gpu_kernels_records.txt")},
+                   opts=("--trace", "otf2"), drop=("PAPI_TEST_CUDA_ACTIVE",))
+    archives = glob.glob(os.path.join(run.out, "papi_run_trace", "*", "traces.otf2"))
+    q = subprocess.run(["otf2-print", archives[0]] if len(archives) == 1 else ["false"],
+                       capture_output=True, text=True, timeout=60)
+    got = [float(line.rsplit(";", 1)[1].strip(" )")) for line in q.stdout.splitlines()
+           if line.startswith("METRIC") and "sm__cycles_active.sum (per kernel)" in line]
+    if p.returncode != 0 or q.returncode != 0 or "warn" in q.stderr.lower() or \
+            got != [100, 0, 7, 0, 200, 0, 11, 0, 300.25, 0]:
+        fail("--trace otf2: rc %d/%d, sm__cycles_active.sum points %s %s"
+             % (p.returncode, q.returncode, got, q.stderr[-300:]), p)
+    print("--trace otf2: the same points, DOUBLE metrics of the GPU location")
+elif os.environ.get("CI") == "true":
+    fail("otf2-print is not installed (otf2-tools; scripts/install-deps.sh installs it)")
+else:
+    print("--trace otf2: SKIPPED: otf2-print is not installed (otf2-tools)")
 
 # No context at all: one line says so, no rows.
 p, files = run(METRICS, args=("none",), drop=("PAPI_TEST_CUDA_ACTIVE",))

@@ -137,6 +137,45 @@ static void test_file(const char *dir)
     trace_gpu_ops_free(&got);
 }
 
+/* Counter points (papi_run --gpu-counters' per kernel values): saved and loaded exactly
+ * (a value with a fraction), ordered per track, and added in time order with the
+ * operations of their track: a point at an operation's start after its enter, one at its
+ * end after its leave; counter records of a double. */
+static void test_points(const char *dir)
+{
+    char path[4096], why[512] = "";
+    snprintf(path, sizeof path, "%s/gpu_points.txt", dir);
+    unlink(path);
+    struct trace_gpu_ops a = {0}, got = {0};
+    int k = trace_gpu_ops_name(&a, "kernA"), m = trace_gpu_ops_name(&a, "cycles (per kernel)");
+    trace_gpu_ops_push(&a, T7, 1000, 2000, k);
+    trace_gpu_ops_point(&a, T7, 2000, m, 0.0); /* given out of order: the load orders them */
+    trace_gpu_ops_point(&a, T7, 1000, m, 300.25);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+    CHECK(fd >= 0 && trace_gpu_ops_save(fd, 10, &a) == 0, "points: save failed");
+    close(fd);
+    int rc = trace_gpu_ops_load(path, &got, why, sizeof why);
+    CHECK(rc == 0 && got.n == 1 && got.npt == 2 && got.pt[0].t == 1000 &&
+              got.pt[0].value == 300.25 && got.pt[1].t == 2000 && got.pt[1].value == 0.0 &&
+              got.pt[0].pid == 10 && got.pt[0].label == T7 && got.pt[0].name == m,
+          "points: rc %d, %zu ops, %zu points (%s)", rc, got.n, got.npt, why);
+    struct trace_writer *w = trace_open(TRACE_JSON, 0, 10, "host", 0);
+    CHECK(w && trace_gpu_ops_add(w, &got) == 0, "points: add failed");
+    struct trace_rank v;
+    trace_view(w, &v);
+    const int kinds[] = {TR_ENTER, TR_COUNTER, TR_LEAVE, TR_COUNTER};
+    int ok = v.nrec == 4 && v.ncounters == 1 && strcmp(v.counter[0], "cycles (per kernel)") == 0;
+    for (size_t i = 0; ok && i < 4; i++)
+        ok = v.rec[i].kind == kinds[i] && v.rec[i].thread == T7 &&
+             (v.rec[i].kind != TR_COUNTER || v.rec[i].vtype == TR_VALUE_DOUBLE);
+    CHECK(ok && trace_value_double(&v.rec[1]) == 300.25 && v.rec[1].ts == 1000 &&
+              trace_value_double(&v.rec[3]) == 0.0 && v.rec[3].ts == 2000,
+          "points: %zu records: enter, the value, leave, 0 on the kernel's track", v.nrec);
+    trace_close(w);
+    trace_gpu_ops_free(&a);
+    trace_gpu_ops_free(&got);
+}
+
 /* A file's text, loaded: rc, and why holds want. */
 static void bad_file(const char *dir, const char *text, int want_rc, const char *want)
 {
@@ -160,11 +199,16 @@ int main(int argc, char **argv)
     test_order();
     test_add();
     test_file(argv[1]);
+    test_points(argv[1]);
     bad_file(argv[1], "gpu_ops 1 1 2 0\nn k\no 1 0 5 0\n", -1, "line 4: the block ends early");
     bad_file(argv[1], "gpu_ops 1 1 1 0\nn k\no 1 9 5 0\n", -1,
-             "line 3: expected an operation (o LABEL START END NAME): 'o 1 9 5 0'");
+             "line 3: expected an operation (o LABEL START END NAME) or a counter point (p "
+             "LABEL T NAME VALUE): 'o 1 9 5 0'");
     bad_file(argv[1], "gpu_ops 1 1 1 0\nn k\no 1 0 5 1\n", -1, "line 3: expected an operation");
-    bad_file(argv[1], "gpu ops\n", -1, "line 1: expected 'gpu_ops PID NAMES OPS DROPPED'");
+    bad_file(argv[1], "gpu_ops 1 1 1 0\nn k\np 1 5 1 0x1p+0\n", -1,
+             "line 3: expected an operation"); /* a point naming no name of its block */
+    bad_file(argv[1], "gpu_ops 1 1 1 0\nn k\np 1 5 0 one\n", -1, "line 3: expected an operation");
+    bad_file(argv[1], "gpu ops\n", -1, "line 1: expected 'gpu_ops PID NAMES ITEMS DROPPED'");
     bad_file(argv[1], "gpu_ops 0 1 1 0\nn k\no 1 0 5 0\n", -1, "line 1: process id 0 out of range");
     char path[4096], why[64] = "";
     snprintf(path, sizeof path, "%s/none.txt", argv[1]);

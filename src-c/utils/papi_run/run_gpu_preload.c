@@ -31,19 +31,30 @@
 #include "papi_gpu_kernels.h"
 #include "run_identity.h"
 #include "trace_gpu_tracks.h"
+#include "trace_records.h"
 
 #define MAX_JSON (64u << 20) /* 1024 kernel rows are ~300 KiB: a bound, never reached */
 
 static pid_t started_by;
 static int counting_kernels; /* --gpu-counters' per-kernel session started */
 
+static int kernel_rows = -1; /* --gpu-counters' rows once stopped (stop_kernels), -1 none */
+
+/* The per-kernel session stopped and collected, before the trace and the file use it. */
+static void stop_kernels(void)
+{
+    char why[1024];
+    if (!counting_kernels)
+        return;
+    kernel_rows = papi_gpu_kernels_stop(why, sizeof why);
+    if (kernel_rows < 0 || why[0]) /* none counted, or some devices not */
+        fprintf(stderr, "papi_run --gpu-counters: the kernels' counters lost: %s\n", why);
+}
+
 /* The per-kernel rows as the file's "kernel_counters" (gpu_activity.schema.json). */
 static void write_kernel_counters(struct jw *w)
 {
-    char why[1024];
-    int n = papi_gpu_kernels_stop(why, sizeof why);
-    if (n < 0 || why[0]) /* none counted, or some devices not */
-        fprintf(stderr, "papi_run --gpu-counters: the kernels' counters lost: %s\n", why);
+    int n = kernel_rows;
     if (n < 0)
         return;
     int devices[16], ndev = papi_gpu_kernels_devices(devices, 16);
@@ -138,6 +149,95 @@ static int write_text(int fd, const char *id, const char *json, const char *run_
     return bad ? -1 : 0;
 }
 
+/* Whether operation o is a kernel (not a copy or a memset: the layer's own names). */
+static int is_kernel(const struct trace_gpu_ops *g, const struct trace_gpu_op *o)
+{
+    const char *name = o->name >= 0 && o->name < g->nnames ? g->name[o->name] : "";
+    return strncmp(name, "memcpy ", 7) != 0 && strcmp(name, "memset") != 0;
+}
+
+static const struct trace_gpu_op *sort_ops; /* by_start's array (one sort at a time) */
+
+static int by_start(const void *x, const void *y)
+{
+    uint64_t a = sort_ops[*(const size_t *)x].start, b = sort_ops[*(const size_t *)y].start;
+    return (a > b) - (a < b);
+}
+
+/* Device's kernel operations (indices into g->op) in time order: their count, or -1 when
+ * out of memory (*out: heap, freed by the caller). */
+static long device_kernels(const struct trace_gpu_ops *g, int device, size_t **out)
+{
+    long n = 0;
+    *out = malloc((g->n ? g->n : 1) * sizeof **out);
+    if (!*out)
+        return -1;
+    for (size_t k = 0; k < g->n; k++)
+        if (TRACE_IS_GPU_TRACK(g->op[k].label) && g->op[k].pid == 0 &&
+            ((g->op[k].label >> 20) & 0xFFu) == (uint32_t)device && is_kernel(g, &g->op[k]))
+            (*out)[n++] = k;
+    sort_ops = g->op;
+    qsort(*out, (size_t)n, sizeof **out, by_start);
+    return n;
+}
+
+/* --gpu-counters with --trace: each kept launch's metrics as counter points on its
+ * kernel's GPU track, "METRIC (per kernel)", its value from the kernel's start and 0 from
+ * its end. A device's launches are in launch order and its kernels ran one at a time
+ * (a range per launch serialises them), so its i-th kernel operation in time order is
+ * its i-th launch; a launch whose kernel's name is not the operation's (the activity
+ * layer lost records) ends the device's points, said in one line. */
+static void add_kernel_points(struct trace_gpu_ops *g)
+{
+    long not_kept, n = kernel_rows >= 0 ? papi_gpu_kernels_launches(&not_kept) : 0;
+    int nm = papi_gpu_kernels_nmetrics(), names[32], device = -1;
+    if (n <= 0 || nm <= 0 || nm > 32)
+        return;
+    for (int m = 0; m < nm; m++) {
+        char name[TRACE_GPU_NAME_LEN];
+        snprintf(name, sizeof name, "%s (per kernel)", papi_gpu_kernels_metric(m));
+        if ((names[m] = trace_gpu_ops_name(g, name)) < 0)
+            return;
+    }
+    size_t *ops = NULL, nops = 0, at = 0;
+    long placed = 0, unmatched = 0;
+    for (long i = 0; i < n; i++) {
+        int d;
+        const char *kernel;
+        const double *values;
+        if (papi_gpu_kernels_launch(i, &d, &kernel, &values) != 0)
+            continue;
+        if (d != device) { /* a device's launches come together, in launch order */
+            free(ops);
+            long got = device_kernels(g, d, &ops);
+            if (got < 0)
+                return;
+            device = d, nops = (size_t)got, at = 0;
+        }
+        const struct trace_gpu_op *o = at < nops ? &g->op[ops[at]] : NULL;
+        if (!o || strcmp(g->name[o->name], kernel) != 0) {
+            unmatched++, at = nops; /* the rest of this device's launches: no points */
+            continue;
+        }
+        at++;
+        for (int m = 0; m < nm; m++)
+            if (trace_gpu_ops_point(g, o->label, o->start, names[m], values[m]) != 0 ||
+                trace_gpu_ops_point(g, o->label, o->end, names[m], 0.0) != 0) {
+                free(ops);
+                return;
+            }
+        placed++;
+    }
+    free(ops);
+    if (unmatched || not_kept)
+        fprintf(stderr,
+                "papi_run --gpu-counters: the trace's counter tracks have %ld of %ld launches "
+                "(%s)\n",
+                placed, n + not_kept,
+                unmatched ? "a kernel record of the GPU activity is missing or out of order"
+                          : "the first 65536 are kept");
+}
+
 /* The GPU operations kept for papi_run's trace appended to its file. */
 static void write_trace_ops(void)
 {
@@ -147,6 +247,8 @@ static void write_trace_ops(void)
     if (!path || !*path)
         return;
     int rc = papi_gpu_activity_trace_ops(&g, &since);
+    if (rc == 0)
+        add_kernel_points(&g);
     int fd = rc == 0 ? handover_open(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT, 0600) : -1;
     if (rc < 0 || (rc == 0 && (fd < 0 || trace_gpu_ops_save(fd, (long)getpid(), &g) != 0)))
         fprintf(stderr, "papi_run --gpu: %s: the GPU tracks not written: %s\n", path,
@@ -172,6 +274,7 @@ static void write_file(void)
         id = "run";
     papi_gpu_activity_flush();
     papi_gpu_activity_say_losses("papi_run --gpu");
+    stop_kernels();
     write_trace_ops();
     char *json = activity_json();
     int dirfd = json ? output_dir_open(dir, 0, why, sizeof why) : -1;
@@ -206,6 +309,8 @@ __attribute__((constructor)) static void run_gpu_start(void)
     const char *metrics = env_get("PAPI_RUN_GPU_COUNTERS");
     char why[1024];
     if (metrics && *metrics) {
+        if (trace && *trace)
+            papi_gpu_kernels_keep_launches(); /* the trace's counter tracks per kernel */
         counting_kernels = papi_gpu_kernels_start(metrics, why, sizeof why) == 0;
         /* once per job, as --gpu's reason: by its first rank (every process outside one) */
         if (!counting_kernels && run_launcher_rank(&source) <= 0)

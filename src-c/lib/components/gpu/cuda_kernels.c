@@ -54,7 +54,40 @@ static struct {
     struct kernel_row *rows;
     int nrows, cap;
     size_t dropped; /* launches without a row (no memory) */
+    /* Each launch's values, kept where asked (papi_gpu_kernels_keep_launches: a trace's
+     * counter tracks): its row, then kn.n values each, in collection order (a device's
+     * in launch order); those past LAUNCHES_KEPT counted. */
+    int keep;
+    int *launch_row;
+    double *launch_values;
+    long nlaunch, launch_cap, launches_not_kept;
 } kn;
+
+#define LAUNCHES_KEPT (1L << 16)
+
+/* A launch's values kept (row k's), or counted as not kept (past LAUNCHES_KEPT, no
+ * memory). */
+static void keep_launch(int k, const double *values)
+{
+    if (kn.nlaunch == kn.launch_cap) {
+        long cap = kn.launch_cap ? kn.launch_cap * 2 : 1024;
+        int *rows =
+            cap <= LAUNCHES_KEPT ? realloc(kn.launch_row, (size_t)cap * sizeof *rows) : NULL;
+        if (rows)
+            kn.launch_row = rows;
+        double *v = rows ? realloc(kn.launch_values, (size_t)cap * (size_t)kn.n * sizeof *v) : NULL;
+        if (!v) {
+            kn.launches_not_kept++;
+            return;
+        }
+        kn.launch_values = v;
+        kn.launch_cap = cap;
+    }
+    kn.launch_row[kn.nlaunch] = k;
+    memcpy(kn.launch_values + (size_t)kn.nlaunch * (size_t)kn.n, values,
+           (size_t)kn.n * sizeof *values);
+    kn.nlaunch++;
+}
 
 /* One decoded range of device *arg: its values added to its (device, kernel) row (a row
  * that cannot be made for want of memory: the launch counted as dropped, never left out
@@ -86,6 +119,8 @@ static void add_range(void *arg, const char *kernel, const double *values)
     kn.rows[k].launches++;
     for (int i = 0; i < kn.n; i++)
         kn.rows[k].sums[i] += values[i];
+    if (kn.keep)
+        keep_launch(k, values);
 }
 
 /* The metric names of the comma-separated list: their count, or -1 with why. */
@@ -301,4 +336,29 @@ unsigned long papi_gpu_kernels_dropped(void)
         if (kn.dev[device].state == DEV_COLLECTED)
             dropped += kn.dev[device].s.dropped;
     return kn.stopped ? (unsigned long)dropped : 0;
+}
+
+void papi_gpu_kernels_keep_launches(void)
+{
+    pthread_mutex_lock(&kernels_lock);
+    if (!kn.started)
+        kn.keep = 1;
+    pthread_mutex_unlock(&kernels_lock);
+}
+
+long papi_gpu_kernels_launches(long *not_kept)
+{
+    *not_kept = kn.stopped ? kn.launches_not_kept : 0;
+    return kn.stopped ? kn.nlaunch : 0;
+}
+
+int papi_gpu_kernels_launch(long i, int *device, const char **kernel, const double **values)
+{
+    if (!kn.stopped || i < 0 || i >= kn.nlaunch)
+        return -1;
+    const struct kernel_row *r = &kn.rows[kn.launch_row[i]];
+    *device = r->device;
+    *kernel = r->name;
+    *values = kn.launch_values + (size_t)i * (size_t)kn.n;
+    return 0;
 }
