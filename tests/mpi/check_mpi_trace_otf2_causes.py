@@ -6,7 +6,8 @@ then `papi_report --merge-trace OUT.otf2 DIR/papi_mpi_trace/traces.otf2` writes 
 archive; `papi_report DIR` of the same logs gives the tables it must agree with:
 - otf2-print reads the new archive (events and definitions) without a warning, and its
   events, less the critical path's location and the added attributes, are the job's
-  archive's, line for line;
+  archive's, line for line; its clock properties, properties (PAPI_COMPAT::DROPPED_RECORDS),
+  creator and description the job's archive's;
 - the location "critical path" (its own location group): ENTER/LEAVE pairs in time order,
   none overlapping, each region an activity with attributes rank and site; per activity
   the parts' time equals mpi_critical_path.csv's path_s (1e-4 s: the parts lie on the
@@ -21,7 +22,8 @@ archive; `papi_report DIR` of the same logs gives the tables it must agree with:
   ranks 1-3's MPI_Recv caused most by rank 0's extra (rank 1 directly, 2-3 propagated);
   the explained seconds (direct + propagated + other_causes_s) add up to papi_report's
   "explained" figure (1e-5 s);
-- refused, nothing written: an OUT that exists, an archive whose logs are gone.
+- refused, nothing written: an OUT that exists, an archive whose logs are gone (exit 2),
+  papi_report without python3-otf2 (exit 1).
 python3-otf2 or otf2-print missing: SKIPPED (exit 77), a failure under CI=true.
 Usage: check_mpi_trace_otf2_causes.py --mpirun M --program PROG --keep-log SO --otf2-print P"""
 import argparse
@@ -98,6 +100,16 @@ def events_unchanged(anchor, out, path_ref):
     check(old == new and len(old) > 50,
           f"otf2: the job's {len(old)} event lines unchanged in the new archive ({len(new)})")
     otf2_print(out, "-G")  # the definitions read without a warning
+
+
+def archive_facts(otf2, path):
+    """(clock properties, properties, creator, description) of the archive at path."""
+    import _otf2
+    with otf2.reader.open(path) as r:
+        h, c = r.handle, r.definitions.clock_properties
+        return ((c.timer_resolution, c.global_offset, c.trace_length, c.realtime_timestamp),
+                {n: _otf2.Reader_GetProperty(h, n) for n in _otf2.Reader_GetPropertyNames(h)},
+                _otf2.Reader_GetCreator(h), _otf2.Reader_GetDescription(h))
 
 
 def path_checks(slices, groups, table, said):
@@ -236,6 +248,16 @@ def refusals(anchor, out, scratch):
           and not [f for f in os.listdir(scratch) if f.startswith(".otf2.")],
           f"otf2: an archive without its event logs refused ({p.returncode}: "
           f"{p.stderr.strip()})")
+    # a machine without python3-otf2: a module otf2 that cannot be imported first on the path
+    shadow = os.path.join(scratch, "no_otf2")
+    os.makedirs(shadow)
+    with open(os.path.join(shadow, "otf2.py"), "w") as f:
+        f.write("raise ImportError('No module named otf2 (a test shadow)')\n")
+    p = subprocess.run(["/usr/bin/python3", rc.REPORT, "--merge-trace", again, anchor],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=shadow))
+    check(p.returncode == 1 and "python3-otf2" in p.stderr and not os.path.exists(again),
+          f"otf2: without python3-otf2 one line, exit 1 ({p.returncode}: {p.stderr.strip()})")
 
 
 def main():
@@ -273,6 +295,10 @@ def main():
         path_ref = next(line.split()[1] for line in otf2_print(new, "-G").splitlines()
                         if line.startswith("LOCATION ") and f'"{PATH_NAME}"' in line)
         events_unchanged(anchor, new, path_ref)
+        old_facts, new_facts = archive_facts(otf2, anchor), archive_facts(otf2, new)
+        print(f"otf2: the job's archive {old_facts}")
+        check(old_facts == new_facts and "PAPI_COMPAT::DROPPED_RECORDS" in new_facts[1],
+              f"otf2: clock properties, properties, creator and description copied {new_facts}")
         path_checks(slices, groups, path, float(said.group(1)))
         wait_checks(slices, groups, rows, float(explained.group(2)))
         refusals(anchor, new, scratch)

@@ -1,5 +1,7 @@
 """papi_report.load.trace_causes: what papi_report --merge-trace adds to a finished job's
-merged JSON trace when the job's event logs are found beside its traces: the critical
+merged JSON trace (or, page/trace_otf2.py, to a copy of its OTF2 archive: each ENTER and
+LEAVE given to tag() as a B and an E, path_slices() its critical path's location) when the
+job's event logs are found beside its traces: the critical
 path (critical_path.walk) as a process of its own, and each wait linked to its root causes
 (root_causes.analyse per wait), both computed over log_delays' timelines as `papi_report
 DIR` and --advise compute them; nothing is computed here but where things go in the trace.
