@@ -146,7 +146,11 @@ def parse_args(argv):
                         "a new file: an OUT that exists or is one of the PATHs is refused (exit 2, "
                         "nothing written); with the job's event logs beside the traces (or in the "
                         "directory above), OUT also has the critical path (a process of its "
-                        "own) and each wait linked to its root causes (args and flows)")
+                        "own) and each wait linked to its root causes (args and flows); "
+                        "--merge-trace OUT.otf2 DIR/papi_mpi_trace/traces.otf2 copies a "
+                        "job's OTF2 archive into a new one with its critical path (a location "
+                        "of its own) and each wait's largest cause (attributes of its ENTER), "
+                        "from the event logs kept in DIR (PAPI_MPI_KEEP_EVENT_LOG=1)")
     p.add_argument("--max-input", metavar="SIZE", default="4G",
                    help="the largest input file read, e.g. 512M, 8G (default 4G); every input "
                         "must be a regular file (symbolic links followed): a larger file, a "
@@ -259,7 +263,9 @@ def main(argv=None):
     if args.check:
         return check(args.paths or ["."])
     if args.merge_trace:
-        from papi_report.page import trace_merge
+        from papi_report.page import trace_merge, trace_otf2
+        if trace_otf2.is_archive(args.paths):  # a finished job's OTF2 archive
+            return trace_otf2.main(args.merge_trace, args.paths)
         return trace_merge.main(args.merge_trace, args.paths)
     if args.compare:
         return compare_runs(args)

@@ -1,5 +1,7 @@
 """papi_report.load.trace_causes: what papi_report --merge-trace adds to a finished job's
-merged JSON trace when the job's event logs are found beside its traces: the critical
+merged JSON trace (or, page/trace_otf2.py, to a copy of its OTF2 archive: each ENTER and
+LEAVE given to tag() as a B and an E, path_slices() its critical path's location) when the
+job's event logs are found beside its traces: the critical
 path (critical_path.walk) as a process of its own, and each wait linked to its root causes
 (root_causes.analyse per wait), both computed over log_delays' timelines as `papi_report
 DIR` and --advise compute them; nothing is computed here but where things go in the trace.
@@ -11,7 +13,8 @@ DIR` and --advise compute them; nothing is computed here but where things go in 
   DELAY_TID) with a slice (X, cat delay) per delaying part (the activity's Segment where
   the largest share of a wait landed), its args the activity's costs over all its waits;
 - each wait's slice (the MPI call's B on its rank) gets args: its wait kind's seconds and
-  "causes", its largest causes (MOST_CAUSES, the rest summed in others_s) with their rank,
+  "causes" (empty for a wait the analysis found no cause of: its time the residual), its
+  largest causes (MOST_CAUSES, the rest summed in others_s) with their rank,
   activity and site as the root-cause table names them, the direct and propagated cost of
   this wait (s) and the id of a flow: s on the delay's slice, f bound to the wait's slice
   (cat root_cause); Perfetto draws it as an arrow from the delay to the wait.
@@ -149,8 +152,13 @@ class Causes:
         return activity_name(key, before), root_causes.site_text(self.site_name, cr, site)
 
     def _waits(self):
-        """Each wait's args (its causes, largest first) and flows."""
-        for (w, b), cell in sorted(self.result["by_wait"].items()):
+        """Each wait's args (its causes, largest first; none where the analysis found none:
+        its time all residual) and flows."""
+        by_wait = self.result["by_wait"]
+        waits = sorted((w, b) for w, cs in self.calls.items() for b, c in enumerate(cs)
+                       if c.wait > 0)
+        for w, b in waits:
+            cell = by_wait.get((w, b), {})
             c = self.calls[w][b]
             ranked = sorted(cell.items(), key=lambda kv: (-(kv[1][0] + kv[1][1]), kv[0][0]))
             causes, rest = [], 0
@@ -276,6 +284,13 @@ class Causes:
                "args": {"sort_index": pid}}
         yield {"ph": "M", "pid": pid, "tid": PATH_TID, "name": "thread_name",
                "args": {"name": "critical path (backward replay over the matched waits)"}}
+        yield from self.path_slices()
+
+    def path_slices(self):
+        """The critical path's parts on the merged axis, in time order, none overlapping:
+        X events (ts and dur in us) with args rank, activity and site; the JSON trace's
+        process and the OTF2 archive's location (page/trace_otf2.py) alike."""
+        pid = self.nranks
         end = 0.0
         for r, key, t0, t1, site in self.parts:
             u0, u1 = max(self._us(r, t0), end), self._us(r, t1)
