@@ -38,7 +38,9 @@ void hl_notice(const char *msg)
 
 /* Why event code does not count here, whole whatever its length (heap; the caller frees
  * it; NULL only when out of memory): the preset's reason (which native event does not
- * open, and why) or the last error's detail, and the perf_event component's reason. */
+ * open, and why) or the last error's detail, and, for an event of the perf_event
+ * component (the CPU's: a preset or a native event of component 0), that component's
+ * reason (another component's event has its own in the detail). */
 char *hl_missing_reason(int code)
 {
     const char *detail = papi_last_error_detail();
@@ -50,7 +52,7 @@ char *hl_missing_reason(int code)
             why = own;
     }
     const char *cmp = PAPI_get_component_reason(0); /* whole */
-    if (cmp && !cmp[0])
+    if ((cmp && !cmp[0]) || PAPI_get_event_component(code) != 0)
         cmp = NULL;
     if (asprintf(&out, "%s%s%s", why, cmp ? "; perf_event: " : "", cmp ? cmp : "") < 0)
         out = NULL;

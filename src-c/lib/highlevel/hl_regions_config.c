@@ -124,6 +124,12 @@ static void try_event(struct probes *pr, const char *name, int quiet, int may_mu
         code = 0;
     if (ret == PAPI_OK && (cidx = PAPI_get_event_component(code)) < 0)
         ret = cidx;
+    for (int k = 0; ret == PAPI_OK && k < c->nevents; k++)
+        if (c->code[k] == code) { /* the set would refuse it (PAPI_ECNFLCT): say why */
+            if (!quiet)
+                add_skipped(c, name, "listed twice: counted once, as the earlier entry");
+            return;
+        }
     if (ret == PAPI_OK)
         probe = probe_of(pr, cidx, &ret);
     if (ret == PAPI_OK)
