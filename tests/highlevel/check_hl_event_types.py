@@ -2,9 +2,11 @@
 """Run hl_event_types_workload (argv[1]) on the recorded node tree (argv[2]) and check
 the region reports it writes at exit, with PAPI 7's meanings:
 - PAPI_EVENTS' trailing "=instant" reports the value at the end (and at each
-  PAPI_hl_read), "=delta" and no suffix the difference since the begin; the report's
-  event_definitions give each event's type; a "=" inside a name (a raw field, here
-  perf::PAGE-FAULTS:u=1) is no suffix;
+  PAPI_hl_read), "=delta" the difference since the begin; no suffix the event's own kind
+  (ours, where PAPI 7 takes the difference): an absolute value (a temperature) its value
+  at the end, a count (eth0:rx:bytes) the difference; the report's event_definitions give
+  each event's type; a "=" inside a name (a raw field, here perf::PAGE-FAULTS:u=1) is no
+  suffix;
 - unprefixed names of node events (eth0:rx:bytes, hwmon0:temp2_input) count as in
   PAPI 7.0, under the name written;
 - PAPI_HL_THREAD_MULTIPLE=0: one record for the process (both threads' regions, the
@@ -98,12 +100,16 @@ def check_types(exe, tree):
     pf = r.get("perf::PAGE-FAULTS:u=1", {})
     pf = int(pf.get("region_value", -1)) if isinstance(pf, dict) else int(pf)
     check(300 <= pf < 340, "page faults in r: %d, want 300..339" % pf)
-    # A bare suffix is no event: skipped with a reason, nothing else changes.
+    # A bare suffix is no event: skipped with a reason, nothing else changes. Its neighbour
+    # has no suffix: a temperature (PAPI_VALUETYPE_ABSOLUTE), its value at the end and at
+    # the read, not a difference.
     report = run(exe, tree, "types", {"PAPI_EVENTS": "=instant, hwmon0:temp2_input"})
     skipped = [s.get("name") for s in report.get("skipped_events", [])]
     check(skipped == ["=instant"], "skipped %s, want ['=instant']" % skipped)
-    check(int(region_r(report).get("hwmon0:temp2_input", {}).get("region_value", -1)) == 2500,
-          "hwmon0:temp2_input beside a bare suffix")
+    t2 = region_r(report).get("hwmon0:temp2_input", {})
+    check(int(t2.get("region_value", -1)) == 45500 and int(t2.get("read_1", -1)) == 44500 and
+          report.get("event_definitions", {}).get("hwmon0:temp2_input", {}).get("type") ==
+          "instant", "hwmon0:temp2_input beside a bare suffix, no suffix of its own: %s" % t2)
 
 
 def check_threads(exe, tree, multiple):

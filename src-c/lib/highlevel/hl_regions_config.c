@@ -52,6 +52,16 @@ static const char *event_meta(int code, char *units, size_t len)
     return c && c->available_granularities == PAPI_GRN_SYS ? "device" : "thread";
 }
 
+/* Whether event code reads an absolute value (a temperature, a power, a GPU metric's
+ * maximum or ratio: PAPI_VALUETYPE_ABSOLUTE), whose value at a region's end is the
+ * region's, not a difference (PAPI 7 takes a difference unless the entry says =instant). */
+static bool absolute_value(int code)
+{
+    PAPI_event_info_t info;
+    return PAPI_get_event_info(code, &info) == PAPI_OK &&
+           info.value_type == PAPI_VALUETYPE_ABSOLUTE;
+}
+
 /* One choice of the events: the configuration it fills, the probe sets that choose the
  * events (one per component, as the threads' sets) and the notice it says once the
  * choice stands. */
@@ -189,8 +199,8 @@ static void configure_from_env(struct probes *probe, const char *env)
         int instant = hl_event_suffix(tok), before = c->nevents;
         if (*tok)
             try_event(probe, tok, 0, 0);
-        if (c->nevents > before)
-            c->instant[before] = instant;
+        if (c->nevents > before) /* no suffix: the event's kind (a value, or a count) */
+            c->instant[before] = instant >= 0 ? instant : absolute_value(c->code[before]);
     }
     free(list);
     if (c->nskipped) { /* one short line; the report's note has every reason whole */

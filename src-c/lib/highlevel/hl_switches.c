@@ -95,5 +95,5 @@ int hl_event_suffix(char *entry)
             return k;
         }
     }
-    return 0;
+    return -1;
 }

@@ -10,7 +10,8 @@ struct hlr_thread;
  * set and cidx is the CPU component (0). */
 PAPI_INTERNAL int hl_region_eventset(int *es, int cidx);
 /* A PAPI_EVENTS entry's trailing "=instant" or "=delta" (PAPI 7) cut off in place: 1 for
- * instant, 0 for delta or none. Other '=' (raw fields "event=0x76,umask=0x1") stay. */
+ * instant, 0 for delta, -1 for none (the event's own kind then: hl_regions_config.c).
+ * Other '=' (raw fields "event=0x76,umask=0x1") stay. */
 PAPI_INTERNAL int hl_event_suffix(char *entry);
 /* PAPI_HL_THREAD_MULTIPLE=0 (PAPI 7.0): the region API keeps one record for the whole
  * process, not one per thread. slot is the calling thread's own; the process-wide one
