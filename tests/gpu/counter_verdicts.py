@@ -110,6 +110,45 @@ def launch_cost_verdict(counted):
     return out
 
 
+# papi_run --gpu-counters PER_KERNEL_METRICS over `gpu_counters --plain` (issue 71 item 5:
+# the per-kernel mode's rows): each kernel's launches and grid and block sizes summed over
+# them, known from gpu_counters.cu (FMA_BLOCKS 528 of FMA_THREADS 256; read_kernel twice,
+# the L2 flush and the stream, 1024 x 256 each; launch_kernel 123 x 96).
+PER_KERNEL_METRICS = ("launch__grid_size", "launch__block_size")
+PLAIN_KERNELS = {"fma64_kernel": (1, 528, 256), "read_kernel": (2, 2048, 512),
+                 "launch_kernel": (1, 123, 96)}
+
+
+def per_kernel_verdict(run_file):
+    """papi_run --gpu-counters' file (gpu_activity_*.json) of `gpu_counters --plain`: device
+    0 counted, nothing dropped, one row per kernel of the program, its launches and each
+    metric's sum exact, no other kernel."""
+    kc = (run_file or {}).get("kernel_counters")
+    if not kc:
+        return {"pass": False, "detail": "papi_run --gpu-counters wrote no kernel_counters"}
+    parts, ok, seen = [], kc.get("devices") == [0] and kc.get("dropped_launches") == 0, set()
+    if not ok:
+        parts.append("devices %s, dropped %s (want [0], 0)" % (kc.get("devices"),
+                                                              kc.get("dropped_launches")))
+    for row in kc.get("kernels", []):
+        base = next((k for k in PLAIN_KERNELS if k in row.get("kernel", "")), None)
+        if base is None or base in seen:
+            ok = False
+            parts.append("a row not of the program's kernels, or twice: %s" % row.get("kernel"))
+            continue
+        seen.add(base)
+        launches, grid, block = PLAIN_KERNELS[base]
+        sums = row.get("sums", {})
+        got = (row.get("launches"), sums.get(PER_KERNEL_METRICS[0]), sums.get(PER_KERNEL_METRICS[1]))
+        ok = ok and got == (launches, grid, block)
+        parts.append("%s: %s launches, grid %s, block %s (want %d, %d, %d)"
+                     % ((base,) + got + (launches, grid, block)))
+    if seen != set(PLAIN_KERNELS):
+        ok = False
+        parts.append("no row of %s" % ", ".join(sorted(set(PLAIN_KERNELS) - seen)))
+    return {"pass": ok, "detail": "; ".join(parts)}
+
+
 def all_counter_verdicts(counted, listing, ncu_text):
     """The verdicts of this part of the check: the cases, the listing, what counting costs
     per launch, ncu's where present."""

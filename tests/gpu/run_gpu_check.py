@@ -155,7 +155,26 @@ def counter_check(papi, cuda, libdir, out):
         r = subprocess.run([ncu, "--csv", "--metrics", ",".join(metrics), exe, "--plain"],
                            capture_output=True, text=True, timeout=180)
         ncu_text = r.stdout if r.returncode == 0 else ""
-    return counter_verdicts.all_counter_verdicts(counted, cuda_listing(papi, libdir, out), ncu_text)
+    v = counter_verdicts.all_counter_verdicts(counted, cuda_listing(papi, libdir, out), ncu_text)
+    if b.returncode == 0:
+        v["cuda_per_kernel"] = per_kernel_check(papi, libdir, out, exe)
+    return v
+
+
+def per_kernel_check(papi, libdir, out, exe):
+    """papi_run --gpu-counters over `gpu_counters --plain` (the same kernels without PAPI):
+    the per-kernel mode's rows, judged by counter_verdicts.per_kernel_verdict."""
+    kout = os.path.join(out, "per_kernel")
+    r = subprocess.run([papi["papi_run"], "--quiet", "-o", kout, "--gpu-counters",
+                        ",".join(counter_verdicts.PER_KERNEL_METRICS), "--", exe, "--plain"],
+                       capture_output=True, text=True, timeout=180, env=env_with(libdir))
+    print(r.stdout + r.stderr, file=sys.stderr)
+    files = sorted(glob.glob(os.path.join(kout, "papi_run_output", "gpu_activity_*.json")))
+    try:
+        doc = json.load(open(files[0])) if files else None
+    except ValueError:
+        doc = None
+    return counter_verdicts.per_kernel_verdict(doc)
 
 
 def write(out, doc):

@@ -113,6 +113,35 @@ def launch_cost(counted, listing):
     check(not v["pass"] and "not in gpu_counters' file" in v["detail"], "no launch cost: said")
 
 
+def per_kernel():
+    """papi_run --gpu-counters' rows over gpu_counters --plain (recorded/per_kernel.json,
+    hand-made: no GPU has run it): pass; a launch count, a size, a missing or a foreign row,
+    a dropped launch or another device each fail, said."""
+    doc = load("per_kernel.json")
+    v = cv.per_kernel_verdict(doc)
+    check(v["pass"] and "read_kernel: 2 launches, grid 2048, block 512" in v["detail"],
+          "per kernel: the recorded rows pass: %s" % v["detail"])
+
+    def after(change):
+        d = copy.deepcopy(doc)
+        change(d["kernel_counters"])
+        return cv.per_kernel_verdict(d)
+    v = after(lambda k: k["kernels"][1].update(launches=3))
+    check(not v["pass"] and "read_kernel: 3 launches" in v["detail"], "a third read: %s" % v["detail"])
+    v = after(lambda k: k["kernels"][2]["sums"].update(launch__grid_size=122))
+    check(not v["pass"] and "grid 122" in v["detail"], "a grid of 122: %s" % v["detail"])
+    v = after(lambda k: k["kernels"].pop(0))
+    check(not v["pass"] and "no row of fma64_kernel" in v["detail"], "no fma row: %s" % v["detail"])
+    v = after(lambda k: k["kernels"].append(dict(k["kernels"][2], kernel="other_kernel()")))
+    check(not v["pass"] and "not of the program's kernels" in v["detail"],
+          "a foreign kernel: %s" % v["detail"])
+    v = after(lambda k: k.update(dropped_launches=1))
+    check(not v["pass"] and "dropped 1" in v["detail"], "a dropped launch: %s" % v["detail"])
+    v = after(lambda k: k.update(devices=[1]))
+    check(not v["pass"] and "devices [1]" in v["detail"], "another device: %s" % v["detail"])
+    check(not cv.per_kernel_verdict({"kind": "gpu_activity"})["pass"], "no kernel_counters: fails")
+
+
 def host_with_pmu():
     """host_cpu.facts on a machine whose CPU PMU is exposed (this one's is not): stand-in
     tools print what papi_component_avail, papi_avail and papi_validate print there; the
@@ -280,6 +309,7 @@ def main():
           % v["detail"])
     host_with_pmu()
     counters()
+    per_kernel()
     print("test_gpu_verdicts: %s" % ("FAILED (%d)" % len(FAILS) if FAILS else "PASSED"))
     return 1 if FAILS else 0
 
