@@ -12,11 +12,7 @@
 #include <string.h>
 
 #include "bench_timing.h"
-
-#define EMPTY_BODY __asm__ __volatile__("" ::: "memory")
-
-static omp_lock_t lock;
-static volatile long sink;
+#include "ompt_construct_bodies.h"
 
 static int nasked;
 static char **asked;
@@ -45,65 +41,6 @@ static double timed(const char *name, long n, void (*body)(long))
     return ns;
 }
 
-static void critical(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp critical
-        sink++;
-    }
-}
-
-static void locked(long n)
-{
-    for (long i = 0; i < n; i++) {
-        omp_set_lock(&lock);
-        sink++;
-        omp_unset_lock(&lock);
-    }
-}
-
-static void static_loop(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp for schedule(static) nowait
-        for (int k = 0; k < 64; k++)
-            EMPTY_BODY;
-    }
-}
-
-static void dynamic_loop(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp for schedule(dynamic, 16) nowait
-        for (int k = 0; k < 64; k++)
-            EMPTY_BODY;
-    }
-}
-
-static void single(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp single nowait
-        sink++;
-    }
-}
-
-static void barrier(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp barrier
-    }
-}
-
-static void tasks(long n)
-{
-#pragma omp single
-    for (long i = 0; i < n; i++) {
-#pragma omp task
-        EMPTY_BODY;
-    }
-}
-
 int main(int argc, char **argv)
 {
     long n = argc >= 3 ? atol(argv[1]) : 0;
@@ -114,14 +51,9 @@ int main(int argc, char **argv)
     }
     nasked = argc - 3, asked = argv + 3;
     omp_set_num_threads(threads);
-    omp_init_lock(&lock);
-    timed("critical", n, critical);
-    timed("lock", n, locked);
-    timed("loop_static", n, static_loop);
-    timed("loop_dynamic", n, dynamic_loop);
-    timed("single", n, single);
-    timed("barrier", n, barrier);
-    timed("task", n, tasks);
-    omp_destroy_lock(&lock);
+    omp_init_lock(&ompt_construct_lock);
+    for (int c = 0; c < OMPT_CONSTRUCTS; c++)
+        timed(ompt_construct_name[c], n, ompt_construct_body[c]);
+    omp_destroy_lock(&ompt_construct_lock);
     return 0;
 }

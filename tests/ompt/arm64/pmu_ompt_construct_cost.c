@@ -7,7 +7,7 @@
  *   hw       the tool, PAPI_OMPT_EVENTS=PAPI_TOT_INS,PAPI_TOT_CYC (papi_run's hardware
  *            defaults, read from user space where the PMU allows it).
  * The child meets N instances of each construct the x86 bench times
- * (bench/bench_ompt_constructs.c: critical, lock, static and dynamic loop, single,
+ * (bench/ompt_construct_bodies.h: critical, lock, static and dynamic loop, single,
  * barrier, task) inside one parallel region of one thread (num_threads(1): nothing waits
  * for another thread, so the counts do not depend on the scheduling of a single vCPU) and
  * counts its own instructions over them (perf_event_open): user (exact under icount) and
@@ -31,8 +31,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../../../bench/ompt_construct_bodies.h"
 #include "../../run/arm64/lane_sample.h"
 #include "pmu_hw.h"
+#include "thread_counter.h"
 
 #define N            1000 /* instances of each construct */
 #define OUTDIR       "/tmp/pmu_ompt_construct_cost"
@@ -40,118 +42,31 @@
 #define ADDED_HW     8LL    /* counters on against off, per construct, at most */
 #define KERNEL_NOISE 40.0   /* kernel instructions per construct, mode against mode */
 #define HW_EVENTS    "PAPI_TOT_INS,PAPI_TOT_CYC"
-#define NCONSTRUCT   7
-#define EMPTY_BODY   __asm__ __volatile__("" ::: "memory")
+#define NCONSTRUCT   OMPT_CONSTRUCTS
 
-static const char *const construct_name[NCONSTRUCT] = {
-    "critical", "lock", "loop_static", "loop_dynamic", "single", "barrier", "task"};
-
-static omp_lock_t lock;
-static volatile long sink;
-
-static void critical(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp critical
-        sink++;
-    }
-}
-
-static void locked(long n)
-{
-    for (long i = 0; i < n; i++) {
-        omp_set_lock(&lock);
-        sink++;
-        omp_unset_lock(&lock);
-    }
-}
-
-static void static_loop(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp for schedule(static) nowait
-        for (int k = 0; k < 64; k++)
-            EMPTY_BODY;
-    }
-}
-
-static void dynamic_loop(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp for schedule(dynamic, 16) nowait
-        for (int k = 0; k < 64; k++)
-            EMPTY_BODY;
-    }
-}
-
-static void single(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp single nowait
-        sink++;
-    }
-}
-
-static void barrier(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp barrier
-    }
-}
-
-static void tasks(long n)
-{
-    for (long i = 0; i < n; i++) {
-#pragma omp task
-        EMPTY_BODY;
-    }
-#pragma omp taskwait
-}
-
-static void (*const construct_body[NCONSTRUCT])(long) = {
-    critical, locked, static_loop, dynamic_loop, single, barrier, tasks};
-
-static int open_counter(int kernel)
-{
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_HARDWARE;
-    a.config = PERF_COUNT_HW_INSTRUCTIONS;
-    a.exclude_user = kernel;
-    a.exclude_kernel = !kernel;
-    a.exclude_hv = 1;
-    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-}
-
-static long long value(int fd)
-{
-    long long v = -1;
-    if (fd < 0 || read(fd, &v, sizeof v) != (ssize_t)sizeof v)
-        return -1;
-    return v;
-}
+static const char *const *const construct_name = ompt_construct_name;
 
 /* Each construct's instructions over N instances (user + kernel) on the one thread of
  * its team, after N / 10 of warm-up (the construct's tables made, its slots claimed). */
 static int child(void)
 {
     int libomp = dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL;
-    int fu = open_counter(0), fk = open_counter(1);
+    int fu = thread_counter_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
+    int fk = thread_counter_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1);
     long long user[NCONSTRUCT], kernel[NCONSTRUCT];
-    omp_init_lock(&lock);
+    omp_init_lock(&ompt_construct_lock);
     for (int c = 0; c < NCONSTRUCT; c++) {
 #pragma omp parallel num_threads(1)
         {
-            construct_body[c](N / 10);
-            long long u0 = value(fu), k0 = value(fk);
-            construct_body[c](N);
-            long long k1 = value(fk), u1 = value(fu);
+            ompt_construct_body[c](N / 10);
+            long long u0 = thread_counter_value(fu), k0 = thread_counter_value(fk);
+            ompt_construct_body[c](N);
+            long long k1 = thread_counter_value(fk), u1 = thread_counter_value(fu);
             user[c] = fu >= 0 ? u1 - u0 : -1;
             kernel[c] = fk >= 0 ? k1 - k0 : -1;
         }
     }
-    omp_destroy_lock(&lock);
+    omp_destroy_lock(&ompt_construct_lock);
     printf("pmu_ompt_construct_cost facts: pid=%ld libomp=%d", (long)getpid(), libomp);
     for (int c = 0; c < NCONSTRUCT; c++)
         printf(" %lld %lld", user[c], kernel[c]);

@@ -32,6 +32,7 @@
 
 #include "../../run/arm64/lane_sample.h"
 #include "pmu_hw.h"
+#include "thread_counter.h"
 
 #define REGIONS     2000
 #define WARM        50
@@ -51,19 +52,6 @@ static NOT_INLINED void region(void)
 #pragma omp parallel num_threads(1)
     __asm__ volatile("" ::: "memory");
     __asm__ volatile("" ::: "memory");
-}
-
-static int open_counter(uint32_t type, uint64_t config, int kernel)
-{
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = type;
-    a.config = config;
-    a.exclude_user = kernel;
-    a.exclude_kernel = !kernel;
-    a.exclude_hv = 1;
-    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 }
 
 /* The tracepoint's id, tracefs mounted where it is not; -1 when there is none. */
@@ -88,27 +76,21 @@ static long read_tracepoint(void)
     return -1;
 }
 
-static long long value(int fd)
-{
-    long long v = -1;
-    if (fd < 0 || read(fd, &v, sizeof v) != (ssize_t)sizeof v)
-        return -1;
-    return v;
-}
-
 static int child(void)
 {
     int libomp = dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL;
     for (int i = 0; i < WARM; i++) /* the loader's bindings, the thread's event set */
         region();
     long tp = read_tracepoint();
-    int fu = open_counter(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
-    int fk = open_counter(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1);
-    int fr = tp >= 0 ? open_counter(PERF_TYPE_TRACEPOINT, (uint64_t)tp, 1) : -1;
-    long long u0 = value(fu), k0 = value(fk), r0 = value(fr);
+    int fu = thread_counter_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
+    int fk = thread_counter_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1);
+    int fr = tp >= 0 ? thread_counter_open(PERF_TYPE_TRACEPOINT, (uint64_t)tp, 1) : -1;
+    long long u0 = thread_counter_value(fu), k0 = thread_counter_value(fk),
+              r0 = thread_counter_value(fr);
     for (int i = 0; i < REGIONS; i++)
         region();
-    long long r1 = value(fr), k1 = value(fk), u1 = value(fu);
+    long long r1 = thread_counter_value(fr), k1 = thread_counter_value(fk),
+              u1 = thread_counter_value(fu);
     printf("pmu_ompt_cost facts: pid=%ld libomp=%d user=%lld kernel=%lld reads=%lld\n",
            (long)getpid(), libomp, fu >= 0 ? u1 - u0 : -1, fk >= 0 ? k1 - k0 : -1,
            fr >= 0 ? r1 - r0 - 1 : -1); /* less the read of r1 itself */
