@@ -34,7 +34,7 @@
 #include "../../../bench/ompt_construct_bodies.h"
 #include "../../run/arm64/lane_sample.h"
 #include "pmu_hw.h"
-#include "thread_counter.h"
+#include "test_perf_open.h"
 
 #define N            1000 /* instances of each construct */
 #define OUTDIR       "/tmp/pmu_ompt_construct_cost"
@@ -51,17 +51,17 @@ static const char *const *const construct_name = ompt_construct_name;
 static int child(void)
 {
     int libomp = dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL;
-    int fu = thread_counter_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
-    int fk = thread_counter_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1);
+    int fu = test_perf_open_part(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
+    int fk = test_perf_open_part(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1);
     long long user[NCONSTRUCT], kernel[NCONSTRUCT];
     omp_init_lock(&ompt_construct_lock);
     for (int c = 0; c < NCONSTRUCT; c++) {
 #pragma omp parallel num_threads(1)
         {
             ompt_construct_body[c](N / 10);
-            long long u0 = thread_counter_value(fu), k0 = thread_counter_value(fk);
+            long long u0 = test_perf_value(fu), k0 = test_perf_value(fk);
             ompt_construct_body[c](N);
-            long long k1 = thread_counter_value(fk), u1 = thread_counter_value(fu);
+            long long k1 = test_perf_value(fk), u1 = test_perf_value(fu);
             user[c] = fu >= 0 ? u1 - u0 : -1;
             kernel[c] = fk >= 0 ? k1 - k0 : -1;
         }

@@ -32,7 +32,7 @@
 
 #include "../../run/arm64/lane_sample.h"
 #include "pmu_hw.h"
-#include "thread_counter.h"
+#include "test_perf_open.h"
 
 #define REGIONS     2000
 #define WARM        50
@@ -82,15 +82,13 @@ static int child(void)
     for (int i = 0; i < WARM; i++) /* the loader's bindings, the thread's event set */
         region();
     long tp = read_tracepoint();
-    int fu = thread_counter_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
-    int fk = thread_counter_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1);
-    int fr = tp >= 0 ? thread_counter_open(PERF_TYPE_TRACEPOINT, (uint64_t)tp, 1) : -1;
-    long long u0 = thread_counter_value(fu), k0 = thread_counter_value(fk),
-              r0 = thread_counter_value(fr);
+    int fu = test_perf_open_part(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
+    int fk = test_perf_open_part(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1);
+    int fr = tp >= 0 ? test_perf_open_part(PERF_TYPE_TRACEPOINT, (uint64_t)tp, 0, 1) : -1;
+    long long u0 = test_perf_value(fu), k0 = test_perf_value(fk), r0 = test_perf_value(fr);
     for (int i = 0; i < REGIONS; i++)
         region();
-    long long r1 = thread_counter_value(fr), k1 = thread_counter_value(fk),
-              u1 = thread_counter_value(fu);
+    long long r1 = test_perf_value(fr), k1 = test_perf_value(fk), u1 = test_perf_value(fu);
     printf("pmu_ompt_cost facts: pid=%ld libomp=%d user=%lld kernel=%lld reads=%lld\n",
            (long)getpid(), libomp, fu >= 0 ? u1 - u0 : -1, fk >= 0 ? k1 - k0 : -1,
            fr >= 0 ? r1 - r0 - 1 : -1); /* less the read of r1 itself */
