@@ -11,8 +11,9 @@ double: run gpu_region (gpu_region.c says what it launches where) and check its 
         records (c.txt's, outside every region, too) over its own wall time
     check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR half CUDART
         one region of 1 s holding a 500 ms synchronisation: the run's device offload
-        efficiency 0.5 (to 1e-2: the run's wall time is measured, from the layer's start
-        in the region's begin to the file's writing at exit) and exactly (wall -
+        efficiency 0.5 (to 1e-2 plus the run's share outside the region: the run's wall
+        time is measured, from the layer's start in the region's begin to the file's
+        writing at exit, longer on a loaded machine) and exactly (wall -
         runtime) / wall of the file's own figures, runtime 0.5 s exactly, the GPU factors
         null (no GPU work); papi_report's region_gpu_pop the file's figures
     check_gpu_region.py PROG DOUBLE_DIR RECORDS_DIR off CUDART|- SWITCH|- REASON|-
@@ -253,7 +254,13 @@ def check_half(d):
     off = pop["offload_efficiency"]
     check(off is not None and abs(off - (wall - 0.5) / wall) < 2e-6,
           "half: offload %s, want (%.9f - 0.5) / %.9f exactly" % (off, wall, wall))
-    check(off is not None and abs(off - 0.5) <= 1e-2, "half: offload %s, want 0.5" % off)
+    # 0.5 where the run is the region: the run's time outside it (its start before the
+    # region's begin, its exit after the end: longer on a loaded machine) is host time
+    # without the runtime, which raises it by (wall - region) / wall at most.
+    extra = (wall - region) / wall
+    check(off is not None and abs(off - 0.5) <= 1e-2 + extra,
+          "half: offload %s, want 0.5 (+- 0.01 + %.4f, the run's time outside the region)"
+          % (off, extra))
     nulls = ("parallel_efficiency", "load_balance", "communication_efficiency",
              "orchestration_efficiency")
     check(all(pop[k] is None for k in nulls), "half: the GPU factors null: %s" % pop)
