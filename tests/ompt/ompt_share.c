@@ -7,7 +7,9 @@
  * regions, with the process's read() calls over them (/proc/self/io syscr): two per pair
  * (the own set's) when the share stands for the other threads, whatever their number; one
  * more per thread and snapshot from the process counters otherwise. argv[1]: THREADS;
- * argv[2] "foreign": a thread of the program's own (not OpenMP's) sleeps meanwhile;
+ * argv[2] "foreign": a thread of the program's own (not OpenMP's), started and asleep
+ * before the regions (its start-up faults behind it: under load it started late once,
+ * +2), sleeps meanwhile;
  * "early": the team starts before the first region (the process counters then have one
  * row per thread). */
 #include <omp.h>
@@ -40,12 +42,15 @@ __attribute__((noinline)) static void region_pairs(void)
     }
 }
 
-static int stop[2];
+static int stop[2], started[2];
 
+/* Says it started (its own start-up page faults, stack and TLS, are then behind it), then
+ * sleeps until main's end: none of its faults fall in the region. */
 static void *sleeper(void *arg)
 {
     char c;
     (void)arg;
+    (void)!write(started[1], "s", 1);
     return read(stop[0], &c, 1) < 0 ? NULL : NULL;
 }
 
@@ -58,8 +63,10 @@ int main(int argc, char **argv)
     const size_t bytes = (size_t)((long)threads * (threads + 1) / 2 * PAGES * page);
     char *buf = fresh_pages(bytes);
     pthread_t other;
-    if (threads < 1 || threads > 64 || !buf || pipe(stop) != 0 ||
-        (foreign && pthread_create(&other, NULL, sleeper, NULL) != 0)) {
+    char c;
+    if (threads < 1 || threads > 64 || !buf || pipe(stop) != 0 || pipe(started) != 0 ||
+        (foreign && (pthread_create(&other, NULL, sleeper, NULL) != 0 ||
+                     read(started[0], &c, 1) != 1))) { /* it runs, asleep, before the regions */
         perror("ompt_share");
         return 1;
     }
