@@ -8,7 +8,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "gomp_runtime.h"
+#include "user_dlopen.h"
 
 ompt_callback_t gomp_cb[GOMP_CALLBACKS];
 atomic_int gomp_state; /* 0 not started, 1 on, 2 off */
@@ -72,17 +74,18 @@ typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned, const char *);
  * OMP_TOOL_LIBRARIES names (':'-separated) until one accepts; OMP_TOOL=disabled: none. */
 static ompt_start_tool_result_t *find_tool(void)
 {
-    const char *disabled = getenv("OMP_TOOL");
+    const char *disabled = env_get("OMP_TOOL");
     if (disabled && strcmp(disabled, "disabled") == 0)
         return NULL;
     start_tool_fn own = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
     ompt_start_tool_result_t *r = own ? own(201811, GOMP_RUNTIME_NAME) : NULL;
-    const char *list = getenv("OMP_TOOL_LIBRARIES");
+    const char *list = env_get("OMP_TOOL_LIBRARIES");
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", list ? list : "");
     char *save = NULL;
     for (char *p = strtok_r(buf, ":", &save); p && !r; p = strtok_r(NULL, ":", &save)) {
-        void *lib = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+        char why[256];
+        void *lib = user_dlopen(p, RTLD_NOW | RTLD_LOCAL, why, sizeof why);
         start_tool_fn start = lib ? (start_tool_fn)dlsym(lib, "ompt_start_tool") : NULL;
         r = start ? start(201811, GOMP_RUNTIME_NAME) : NULL;
         if (lib && !r)
