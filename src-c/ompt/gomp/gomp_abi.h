@@ -40,10 +40,11 @@ void GOMP_ordered_start(void);
 void GOMP_ordered_end(void);
 
 /* Worksharing loops: SCHED_start hands the first chunk, SCHED_next the next ones. */
-#define GOMP_LOOP_SCHEDULES(X)                                                                    \
-    X(static)                                                                                     \
-    X(dynamic)                                                                                    \
-    X(guided) X(nonmonotonic_dynamic) X(nonmonotonic_guided) X(ordered_static) X(ordered_dynamic) \
+#define GOMP_LOOP_SCHEDULES(X)                                                          \
+    X(static)                                                                           \
+    X(dynamic)                                                                          \
+    X(guided)                                                                           \
+    X(nonmonotonic_dynamic) X(nonmonotonic_guided) X(ordered_static) X(ordered_dynamic) \
         X(ordered_guided)
 #define GOMP_DECLARE_LOOP(s)                                                                   \
     bool GOMP_loop_##s##_start(long start, long end, long incr, long chunk_size, long *istart, \

@@ -67,12 +67,16 @@ static void implicit_task(void *arg)
     }
 }
 
+void gomp_parallel_end_late(struct gomp_thread *t)
+{
+    if (t->pending)
+        end_pending(t);
+}
+
 static void end_late(void *arg)
 {
     (void)arg;
-    struct gomp_thread *t = gomp_self();
-    if (t->pending)
-        end_pending(t);
+    gomp_parallel_end_late(gomp_self());
 }
 
 /* libgomp's own fork of a team as large as the largest one, each thread ending what it

@@ -19,6 +19,7 @@ static ompt_start_tool_result_t *tool;
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 static pthread_key_t thread_key;
 static _Thread_local struct gomp_thread self;
+static pid_t start_pid; /* the process that started the tool */
 
 void *gomp_real(const char *name)
 {
@@ -63,7 +64,10 @@ static void finish(void)
     static ompt_data_t tool_data;
     if (atomic_load(&gomp_state) != 1)
         return;
-    gomp_parallel_end_late_workers();
+    /* Not in a child forked after OpenMP started: its libgomp has no pool threads (and no
+     * late worker), and a fork of its own there would wait for them forever. */
+    if (getpid() == start_pid)
+        gomp_parallel_end_late_workers();
     atomic_store(&gomp_state, 2);
     tool->finalize(&tool_data);
 }
@@ -97,8 +101,10 @@ static ompt_start_tool_result_t *find_tool(void)
 static void thread_gone(void *arg)
 {
     (void)arg;
-    if (atomic_load(&gomp_state) == 1)
-        GOMP_CALL(ompt_callback_thread_end, ompt_callback_thread_end_t, &self.thread_data);
+    if (atomic_load(&gomp_state) != 1)
+        return;
+    gomp_parallel_end_late(&self);
+    GOMP_CALL(ompt_callback_thread_end, ompt_callback_thread_end_t, &self.thread_data);
 }
 
 static void start(void)
@@ -109,6 +115,7 @@ static void start(void)
         atomic_store(&gomp_state, 2);
         return;
     }
+    start_pid = getpid();
     pthread_key_create(&thread_key, thread_gone);
     atexit(finish); /* before the tool's own exit handler, which then runs first */
     if (!tool->initialize(lookup, 0, &tool_data)) {

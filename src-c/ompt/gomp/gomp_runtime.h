@@ -53,6 +53,9 @@ static inline int gomp_tool_on(void)
 /* At exit, before the tool's finalize: the workers' join barriers and implicit tasks
  * still due (gomp_parallel.c), as libomp ends them at its shutdown. */
 void gomp_parallel_end_late_workers(void);
+/* The calling worker's join barrier and implicit task still due, ended now (before its
+ * thread_end, when its thread ends: a pool's threads end with their team's master). */
+void gomp_parallel_end_late(struct gomp_thread *t);
 
 /* The calling thread's state, its thread_begin given at its first sight. */
 struct gomp_thread *gomp_self(void);
