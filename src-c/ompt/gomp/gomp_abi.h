@@ -40,12 +40,12 @@ void GOMP_ordered_start(void);
 void GOMP_ordered_end(void);
 
 /* Worksharing loops: SCHED_start hands the first chunk, SCHED_next the next ones. */
-#define GOMP_LOOP_SCHEDULES(X)                                                          \
-    X(static)                                                                           \
-    X(dynamic)                                                                          \
-    X(guided)                                                                           \
-    X(nonmonotonic_dynamic) X(nonmonotonic_guided) X(ordered_static) X(ordered_dynamic) \
-        X(ordered_guided)
+#define GOMP_LOOP_SCHEDULES(X) \
+    X(static)                  \
+    X(dynamic)                 \
+    X(guided)                  \
+    X(nonmonotonic_dynamic)    \
+    X(nonmonotonic_guided) X(ordered_static) X(ordered_dynamic) X(ordered_guided)
 #define GOMP_DECLARE_LOOP(s)                                                                   \
     bool GOMP_loop_##s##_start(long start, long end, long incr, long chunk_size, long *istart, \
                                long *iend);                                                    \
@@ -74,16 +74,19 @@ void GOMP_taskwait(void);
 void GOMP_taskgroup_start(void);
 void GOMP_taskgroup_end(void);
 
-/* The lock routines (omp.h: a program's own calls). Only their addresses are used. */
+/* The lock routines (a program's own calls). Only the locks' addresses are used. */
 typedef struct gomp_lock gomp_lock;
-void omp_init_lock(gomp_lock *lock);
-void omp_set_lock(gomp_lock *lock);
-void omp_unset_lock(gomp_lock *lock);
-int omp_test_lock(gomp_lock *lock);
-void omp_init_nest_lock(gomp_lock *lock);
-void omp_set_nest_lock(gomp_lock *lock);
-void omp_unset_nest_lock(gomp_lock *lock);
-int omp_test_nest_lock(gomp_lock *lock);
+#define GOMP_DECLARE_LOCKS(suffix)                     \
+    void omp_init_lock##suffix(gomp_lock *lock);       \
+    void omp_set_lock##suffix(gomp_lock *lock);        \
+    void omp_unset_lock##suffix(gomp_lock *lock);      \
+    int omp_test_lock##suffix(gomp_lock *lock);        \
+    void omp_init_nest_lock##suffix(gomp_lock *lock);  \
+    void omp_set_nest_lock##suffix(gomp_lock *lock);   \
+    void omp_unset_nest_lock##suffix(gomp_lock *lock); \
+    int omp_test_nest_lock##suffix(gomp_lock *lock);
+GOMP_DECLARE_LOCKS()  /* C (omp.h) */
+GOMP_DECLARE_LOCKS(_) /* gfortran (omp_lib: the lock variable's address) */
 
 /* libgomp's answers the interposer asks (not interposed). */
 int omp_get_thread_num(void);

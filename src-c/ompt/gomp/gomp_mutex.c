@@ -4,7 +4,8 @@
  * before the real call, mutex_acquired after it, mutex_released after the release, and
  * lock_init at omp_init_lock (the tool files a lock by that site). A nest lock's
  * acquisition is its first set by its owner: the thread keeps the nest locks it holds
- * and their counts (thread-local), a set by the owner again is no new acquisition. */
+ * and their counts (thread-local), a set by the owner again is no new acquisition.
+ * gfortran's lock routines (omp_set_lock_ ...) likewise. */
 #include <stdint.h>
 
 #include "gomp_abi.h"
@@ -79,45 +80,6 @@ void GOMP_atomic_end(void)
     GIVE(ompt_mutex_atomic, ATOMIC_ID, GOMP_REAL(GOMP_atomic_end)());
 }
 
-void omp_init_lock(gomp_lock *lock)
-{
-    GOMP_REAL(omp_init_lock)(lock);
-    if (gomp_tool_on())
-        GOMP_CALL(ompt_callback_lock_init, ompt_callback_mutex_acquire_t, ompt_mutex_lock, 0, 0,
-                  (uintptr_t)lock, __builtin_return_address(0));
-}
-
-void omp_init_nest_lock(gomp_lock *lock)
-{
-    GOMP_REAL(omp_init_nest_lock)(lock);
-    if (gomp_tool_on())
-        GOMP_CALL(ompt_callback_lock_init, ompt_callback_mutex_acquire_t, ompt_mutex_nest_lock, 0,
-                  0, (uintptr_t)lock, __builtin_return_address(0));
-}
-
-void omp_set_lock(gomp_lock *lock)
-{
-    TAKE(ompt_mutex_lock, (uintptr_t)lock, GOMP_REAL(omp_set_lock)(lock));
-}
-
-void omp_unset_lock(gomp_lock *lock)
-{
-    GIVE(ompt_mutex_lock, (uintptr_t)lock, GOMP_REAL(omp_unset_lock)(lock));
-}
-
-int omp_test_lock(gomp_lock *lock)
-{
-    const void *ra = __builtin_return_address(0);
-    if (!gomp_tool_on())
-        return GOMP_REAL(omp_test_lock)(lock);
-    gomp_self();
-    acquire(ompt_mutex_test_lock, (uintptr_t)lock, ra);
-    int got = GOMP_REAL(omp_test_lock)(lock);
-    if (got)
-        acquired(ompt_mutex_test_lock, (uintptr_t)lock, ra);
-    return got;
-}
-
 /* The thread's count of nest lock lock after a change by delta (a new entry from 0). */
 static int nest_count(struct gomp_thread *t, const void *lock, int delta)
 {
@@ -138,36 +100,74 @@ static int nest_count(struct gomp_thread *t, const void *lock, int delta)
     return delta; /* past the bound: every set is an acquisition */
 }
 
-void omp_set_nest_lock(gomp_lock *lock)
-{
-    const void *ra = __builtin_return_address(0);
-    if (!gomp_tool_on()) {
-        GOMP_REAL(omp_set_nest_lock)(lock);
-        return;
+/* The lock routines, each under its C name (suffix empty) and gfortran's (suffix _, the
+ * lock variable's address: libgomp's Fortran routines call its C ones internally, unseen). */
+#define GOMP_LOCKS(suffix)                                                                        \
+    void omp_init_lock##suffix(gomp_lock *lock)                                                   \
+    {                                                                                             \
+        GOMP_REAL(omp_init_lock##suffix)(lock);                                                   \
+        if (gomp_tool_on())                                                                       \
+            GOMP_CALL(ompt_callback_lock_init, ompt_callback_mutex_acquire_t, ompt_mutex_lock, 0, \
+                      0, (uintptr_t)lock, __builtin_return_address(0));                           \
+    }                                                                                             \
+    void omp_init_nest_lock##suffix(gomp_lock *lock)                                              \
+    {                                                                                             \
+        GOMP_REAL(omp_init_nest_lock##suffix)(lock);                                              \
+        if (gomp_tool_on())                                                                       \
+            GOMP_CALL(ompt_callback_lock_init, ompt_callback_mutex_acquire_t,                     \
+                      ompt_mutex_nest_lock, 0, 0, (uintptr_t)lock, __builtin_return_address(0));  \
+    }                                                                                             \
+    void omp_set_lock##suffix(gomp_lock *lock)                                                    \
+    {                                                                                             \
+        TAKE(ompt_mutex_lock, (uintptr_t)lock, GOMP_REAL(omp_set_lock##suffix)(lock));            \
+    }                                                                                             \
+    void omp_unset_lock##suffix(gomp_lock *lock)                                                  \
+    {                                                                                             \
+        GIVE(ompt_mutex_lock, (uintptr_t)lock, GOMP_REAL(omp_unset_lock##suffix)(lock));          \
+    }                                                                                             \
+    int omp_test_lock##suffix(gomp_lock *lock)                                                    \
+    {                                                                                             \
+        const void *ra = __builtin_return_address(0);                                             \
+        if (!gomp_tool_on())                                                                      \
+            return GOMP_REAL(omp_test_lock##suffix)(lock);                                        \
+        gomp_self();                                                                              \
+        acquire(ompt_mutex_test_lock, (uintptr_t)lock, ra);                                       \
+        int got = GOMP_REAL(omp_test_lock##suffix)(lock);                                         \
+        if (got)                                                                                  \
+            acquired(ompt_mutex_test_lock, (uintptr_t)lock, ra);                                  \
+        return got;                                                                               \
+    }                                                                                             \
+    void omp_set_nest_lock##suffix(gomp_lock *lock)                                               \
+    {                                                                                             \
+        const void *ra = __builtin_return_address(0);                                             \
+        if (!gomp_tool_on()) {                                                                    \
+            GOMP_REAL(omp_set_nest_lock##suffix)(lock);                                           \
+            return;                                                                               \
+        }                                                                                         \
+        struct gomp_thread *t = gomp_self();                                                      \
+        acquire(ompt_mutex_nest_lock, (uintptr_t)lock, ra);                                       \
+        GOMP_REAL(omp_set_nest_lock##suffix)(lock);                                               \
+        if (nest_count(t, lock, 1) == 1)                                                          \
+            acquired(ompt_mutex_nest_lock, (uintptr_t)lock, ra);                                  \
+    }                                                                                             \
+    int omp_test_nest_lock##suffix(gomp_lock *lock)                                               \
+    {                                                                                             \
+        const void *ra = __builtin_return_address(0);                                             \
+        if (!gomp_tool_on())                                                                      \
+            return GOMP_REAL(omp_test_nest_lock##suffix)(lock);                                   \
+        struct gomp_thread *t = gomp_self();                                                      \
+        acquire(ompt_mutex_test_nest_lock, (uintptr_t)lock, ra);                                  \
+        int n = GOMP_REAL(omp_test_nest_lock##suffix)(lock);                                      \
+        if (n > 0 && nest_count(t, lock, 1) == 1)                                                 \
+            acquired(ompt_mutex_test_nest_lock, (uintptr_t)lock, ra);                             \
+        return n;                                                                                 \
+    }                                                                                             \
+    void omp_unset_nest_lock##suffix(gomp_lock *lock)                                             \
+    {                                                                                             \
+        GOMP_REAL(omp_unset_nest_lock##suffix)(lock);                                             \
+        if (gomp_tool_on() && nest_count(gomp_self(), lock, -1) == 0)                             \
+            released(ompt_mutex_nest_lock, (uintptr_t)lock, __builtin_return_address(0));         \
     }
-    struct gomp_thread *t = gomp_self();
-    acquire(ompt_mutex_nest_lock, (uintptr_t)lock, ra);
-    GOMP_REAL(omp_set_nest_lock)(lock);
-    if (nest_count(t, lock, 1) == 1)
-        acquired(ompt_mutex_nest_lock, (uintptr_t)lock, ra);
-}
 
-int omp_test_nest_lock(gomp_lock *lock)
-{
-    const void *ra = __builtin_return_address(0);
-    if (!gomp_tool_on())
-        return GOMP_REAL(omp_test_nest_lock)(lock);
-    struct gomp_thread *t = gomp_self();
-    acquire(ompt_mutex_test_nest_lock, (uintptr_t)lock, ra);
-    int n = GOMP_REAL(omp_test_nest_lock)(lock);
-    if (n > 0 && nest_count(t, lock, 1) == 1)
-        acquired(ompt_mutex_test_nest_lock, (uintptr_t)lock, ra);
-    return n;
-}
-
-void omp_unset_nest_lock(gomp_lock *lock)
-{
-    GOMP_REAL(omp_unset_nest_lock)(lock);
-    if (gomp_tool_on() && nest_count(gomp_self(), lock, -1) == 0)
-        released(ompt_mutex_nest_lock, (uintptr_t)lock, __builtin_return_address(0));
-}
+GOMP_LOCKS()
+GOMP_LOCKS(_)
