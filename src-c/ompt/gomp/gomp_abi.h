@@ -88,10 +88,20 @@ typedef struct gomp_lock gomp_lock;
 GOMP_DECLARE_LOCKS()  /* C (omp.h) */
 GOMP_DECLARE_LOCKS(_) /* gfortran (omp_lib: the lock variable's address) */
 
+/* The routines a program calls before any construct (gomp_api.c: they start the tool), C's
+ * and gfortran's. */
+#define GOMP_DECLARE_START_ROUTINES(suffix) \
+    int omp_get_max_threads##suffix(void);  \
+    int omp_get_num_procs##suffix(void);    \
+    double omp_get_wtime##suffix(void);
+GOMP_DECLARE_START_ROUTINES()
+GOMP_DECLARE_START_ROUTINES(_)
+void omp_set_num_threads(int n);
+void omp_set_num_threads_(const int *n);
+
 /* libgomp's answers the interposer asks (not interposed). */
 int omp_get_thread_num(void);
 int omp_get_num_threads(void);
-int omp_get_max_threads(void);
 
 #pragma GCC visibility pop
 

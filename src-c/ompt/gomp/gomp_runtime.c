@@ -125,13 +125,6 @@ static void start(void)
     atomic_store_explicit(&gomp_state, 1, memory_order_release);
 }
 
-/* libgomp starts at its load (its constructor reads the environment and makes the
- * initial thread's state): the runtime's start, and the tool's, is the program's. */
-__attribute__((constructor)) static void start_at_load(void)
-{
-    gomp_tool_start();
-}
-
 int gomp_tool_start(void)
 {
     pthread_once(&start_once, start);

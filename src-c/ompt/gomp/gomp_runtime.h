@@ -40,8 +40,9 @@ struct gomp_thread {
 #define GOMP_CALLBACKS 33
 extern ompt_callback_t gomp_cb[GOMP_CALLBACKS];
 
-/* Whether the tool runs: started when the library is loaded (libgomp starts then too),
- * else at the first call; 0 where no tool started. */
+/* Whether the tool runs: started at the program's first OpenMP construct or call (as
+ * LLVM's libomp starts: gomp_api.c interposes the calls made before any construct); 0
+ * where no tool started. */
 extern atomic_int gomp_state;
 int gomp_tool_start(void);
 static inline int gomp_tool_on(void)
