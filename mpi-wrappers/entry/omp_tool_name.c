@@ -5,8 +5,9 @@
  * The tool is the one installed beside the wrapper (papi-compat/, as papi_run takes its
  * modules), else in the configured library folder. A tool already named (papi_run names
  * it) is left alone; the user's tools keep their place in front; OMP_TOOL=disabled
- * names none. A libgomp program (gcc, gfortran) has no OMPT: papi_run runs it under
- * libomp, or the user preloads libomp.so.5 before the wrapper. */
+ * names none. A libgomp program (gcc, gfortran) has no OMPT: papi_run interposes its
+ * GOMP_* entry points for the tool (libpapi_gomp.so) or with --libomp runs it under
+ * libomp, or the user preloads either before the wrapper. */
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>

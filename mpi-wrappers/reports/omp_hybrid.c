@@ -95,7 +95,8 @@ static struct pop_omp_cpu cpu_factors(const struct pmpi_omp_job *j)
 #define GOMP_WHY                                                                           \
     "libgomp (gcc, gfortran) runs the program, which has no OMPT interface: no OpenMP or " \
     "hybrid efficiency; run the ranks under papi_run (mpirun ... papi_run ./app), which "  \
-    "gives them LLVM's libomp, or preload libomp.so.5 before the wrapper"
+    "interposes libgomp's GOMP_* entry points for the tool (libpapi_gomp.so) or with "     \
+    "--libomp gives them LLVM's libomp, or preload libomp.so.5 before the wrapper"
 
 /* Why another tool has the runtime (ranks_other > 0): the runtime starts one tool. */
 static void other_why(const struct pmpi_omp_job *j, char *why, size_t len)

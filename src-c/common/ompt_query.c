@@ -32,8 +32,11 @@ static int find_tool(struct dl_phdr_info *info, size_t size, void *data)
     struct found *f = data;
     const char *name = file_name(info->dlpi_name);
     f->gomp |= strncmp(name, "libgomp.so", 10) == 0;
-    /* LLVM's and Intel's runtimes: a libgomp program may run under them (LD_PRELOAD) */
-    f->ompt_runtime |= strncmp(name, "libomp.so", 9) == 0 || strncmp(name, "libiomp5.so", 11) == 0;
+    /* LLVM's and Intel's runtimes: a libgomp program may run under them (LD_PRELOAD); or it
+     * keeps libgomp, its GOMP_* entry points interposed for the tool (src-c/ompt/gomp/) */
+    f->ompt_runtime |= strncmp(name, "libomp.so", 9) == 0 ||
+                       strncmp(name, "libiomp5.so", 11) == 0 ||
+                       strcmp(name, "libpapi_gomp.so") == 0;
     if (strcmp(name, "libpapi_ompt.so") == 0 && !f->tool)
         f->tool = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
     return 0;

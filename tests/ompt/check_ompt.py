@@ -119,9 +119,18 @@ def needed(program):
     return [line.split("[", 1)[1].split("]", 1)[0] for line in out.splitlines() if "(NEEDED)" in line]
 
 
+# --gomp LIB: a libgomp program keeps libgomp, its GOMP_* entry points interposed by LIB
+# (libpapi_gomp.so, src-c/ompt/gomp/) for the tool, in place of libomp.so.5.
+GOMP_INTERPOSER = None
+
+
 def runtime_env(program):
     """The environment that gives the program an OMPT runtime, and its words."""
     libs = needed(program)
+    if any(n.startswith("libgomp") for n in libs) and GOMP_INTERPOSER:
+        asan = [n for n in libs if n.startswith("libasan")]
+        return ({"LD_PRELOAD": " ".join(asan + [GOMP_INTERPOSER])},
+                "libgomp program, its GOMP_* entry points interposed (LD_PRELOAD)")
     if any(n.startswith("libgomp") for n in libs):
         if not llvm_libomp.installed():
             skip("%s uses libgomp, which has no OMPT, and LLVM's libomp.so.5 is not installed "
@@ -481,6 +490,8 @@ def case_constructs(doc, facts, gomp):
     else:
         t = construct_at(doc, "target", src, facts.get("target_line", 0), gomp, function=fn)
         check(t is not None and t["entries"] == 1, "the target region once")
+    if gomp and GOMP_INTERPOSER:
+        interposed_constructs(doc, facts, src, fn, region)
     if gomp:  # gcc inlines static loops and reductions; sections, barriers: GOMP_ calls unnamed
         return
     red_region = region_at(doc, src, facts["reduction_line"])
@@ -511,6 +522,38 @@ def case_constructs(doc, facts, gomp):
     sec = construct_at(doc, "sections", src, facts["sections_line"], function=fn)
     if sec:
         check(sec["iterations"] == 2, "sections of 2")
+
+
+def interposed_constructs(doc, facts, src, fn, region):
+    """What the interposer sees beyond libomp's GOMP_ entry points in a gcc program: the
+    explicit barrier at its GOMP_barrier call (each thread's wait against its own clock),
+    the ordered loop (schedule(static, 1): GOMP_loop_ordered_static_*) with its known
+    iterations per thread (12 over 4: 3 each) and its ordered part entered once per
+    iteration, sections of 2 and the single run by one thread once (GOMP_sections_*,
+    GOMP_single_start); the Fortran twin, which prints none of those facts, is checked as
+    under libomp (its locks: gfortran's omp_*_lock_ routines, interposed too)."""
+    if "barrier_line" not in facts:  # the Fortran twin gives none of these facts
+        return
+    bars = [c for c in doc["constructs"] if c["kind"] == "barrier" and c["region"] == region
+            and abs(c["line"] - facts["barrier_line"]) <= 1]
+    check(len(bars) == 1, "one barrier at the explicit barrier's line %d: %s" % (
+        facts["barrier_line"], [c["line"] for c in doc["constructs"] if c["kind"] == "barrier"]))
+    for t in bars[0]["threads"] if bars else []:
+        near_own(t["wait_ns"], facts["barrier_wait_ms"][t["thread"]], "thread %d's explicit barrier wait" % t["thread"])
+    n = facts["ordered"]
+    ordered_loop = construct_at(doc, "loop", src, facts["ordered_line"], True, function=fn, iterations=n)
+    if ordered_loop:
+        check([t["iterations"] for t in ordered_loop["threads"]] == [n // 4] * 4,
+              "schedule(static, 1): %d iterations per thread of 4: %s" % (n // 4, [t["iterations"] for t in ordered_loop["threads"]]))
+    ordered = construct_at(doc, "ordered", src, facts["ordered_line"], True, function=fn)
+    check(ordered is not None and ordered["entries"] == n and [t["entries"] for t in ordered["threads"]] == [n // 4] * 4,
+          "the ordered part entered once per iteration (%d), %d by each thread" % (n, n // 4))
+    sec = construct_at(doc, "sections", src, facts["sections_line"], True, function=fn)
+    check(sec is not None and sec["iterations"] == 2 and sum(t["iterations"] for t in sec["threads"]) == 2,
+          "sections of 2, each run once")
+    singles = [c for c in doc["constructs"] if c["kind"] == "single"]
+    check(len(singles) == 2 and all(sum(t["iterations"] for t in c["threads"]) == 1 for c in singles),
+          "two singles, each run by one thread once")
 
 
 def case_names(doc, facts):
@@ -798,8 +841,11 @@ def case_fake_runtime(tool, program, tmp):
 
 
 def main(argv):
+    global GOMP_INTERPOSER
+    if len(argv) == 6 and argv[4] == "--gomp":
+        GOMP_INTERPOSER, argv = argv[5], argv[:4]
     if len(argv) != 4 or argv[0] != "--tool":
-        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|constructs|faults|threads|mix|slots_sequence|slots_team|names|unloaded|own_tool|fake_runtime|fork PROGRAM",
+        print("usage: check_ompt.py --tool LIB balance|nested|team_sizes|constructs|faults|threads|mix|slots_sequence|slots_team|names|unloaded|own_tool|fake_runtime|fork PROGRAM [--gomp LIBPAPI_GOMP]",
               file=sys.stderr)
         return 2
     tool, case, program = argv[1], argv[2], argv[3]
@@ -824,6 +870,9 @@ def main(argv):
         else:
             case_slots_team(doc, facts_of(p))
     elif doc is not None:
+        if GOMP_INTERPOSER and any(n.startswith("libgomp") for n in needed(program)):
+            check(doc["runtime"] == "libgomp (GOMP_* interposed)",
+                  "the runtime the file names: %s" % doc["runtime"])
         {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes,
          "faults": case_faults, "names": case_names, "threads": case_threads,
          "unloaded": case_unloaded,

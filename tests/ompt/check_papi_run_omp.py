@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM: an OpenMP program run
-unchanged under papi_run (issue 58 item 3), as a user types it: no OMP_TOOL_LIBRARIES, no
-LD_PRELOAD. papi_run finds the OMPT tool (libpapi_ompt.so) in DIR (PAPI_RUN_LIBDIR, the
-build tree's) and names it; a libgomp program (gcc, gfortran) runs under LLVM's libomp.
+"""check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR [--libomp] PROGRAM: an OpenMP
+program run unchanged under papi_run (issue 58 item 3), as a user types it: no
+OMP_TOOL_LIBRARIES, no LD_PRELOAD. papi_run finds the OMPT tool (libpapi_ompt.so) in DIR
+(PAPI_RUN_LIBDIR, the build tree's) and names it; a libgomp program (gcc, gfortran) keeps
+libgomp, its GOMP_* entry points interposed for the tool (libpapi_gomp.so, issue 73 item
+4), or with --libomp (passed to papi_run) runs under LLVM's libomp: the same answers
+both ways, and the file's route and the banner's runtime line say which ran.
 
   - papi_run's file (schema/region.schema.json) carries the tool's table under "openmp",
     the known answers of check_ompt.py's case balance: load balance 0.625 +- 0.03,
@@ -21,13 +24,20 @@ counts run the program again with PAPI_OMPT_EVENTS set (papi_run keeps it):
 A program that prints a faults_line (ompt_faults.c, .f90) is check_ompt.py's case faults
 instead: each OpenMP thread counts perf::PAGE-FAULTS, and thread t's page faults in the
 region are exactly its pages.
+A program of constructs (ompt_constructs.c, gcc: its facts name a critical_line) is
+check_ompt.py's case constructs on papi_run's table, interposed (with what only the
+interposer sees there) and, where libomp.so.5 is installed, again with --libomp: both
+tables have the same regions by name with the same thread counts, and the constructs both
+see (critical, lock, nest lock, task, taskwait, the dynamic loop) each at the same line
+with the same entries (and thread counts where every thread meets it) (issue 73 item 4: the same program both ways).
 A program with an OMPT tool of its own (ompt_own_tool.c): the runtime starts that one and
 never papi_run's; the program runs as without papi_run, papi_run's file says "not_reported"
 and the banner says why (issue 58 item 7: ours never displaces it).
 A team larger than the tool's slots (ompt_slots.c team 1100, its arguments after PROGRAM):
 check_ompt.py's case slots_team on papi_run's table, and the banner says, beside the
 efficiencies, the 76 threads without a slot and their 76 implicit tasks (issue 69 N4).
-A libgomp program where LLVM's libomp.so.5 is not installed: SKIPPED (check_ompt.py)."""
+A libgomp program with --libomp where LLVM's libomp.so.5 is not installed: SKIPPED
+(check_ompt.py)."""
 import glob
 import json
 import os
@@ -37,6 +47,10 @@ import tempfile
 
 import check_ompt  # noqa: E402 (its report_check guard checks every file against its schema)
 from checks import check_said as check, verdict  # noqa: E402
+
+LIBOMP = False  # --libomp: a libgomp program under LLVM's libomp, not libgomp interposed
+INTERPOSED = "libgomp (GOMP_* interposed)"
+OMPT = "LLVM libomp (OMPT)"
 
 
 def run_papi_run(papi_run, tool_dir, program, out, *options, user_tool=None, program_args=(),
@@ -49,6 +63,8 @@ def run_papi_run(papi_run, tool_dir, program, out, *options, user_tool=None, pro
     if "TSAN_OPTIONS" in env:  # as check_ompt.run: Debian's libomp is not instrumented
         env["TSAN_OPTIONS"] += " ignore_noninstrumented_modules=1"
     os.mkdir(out)
+    if LIBOMP and "--no-libomp" not in options:
+        options = ("--libomp",) + options
     cmd = [papi_run, "-o", out] + list(options) + ["--", program] + list(program_args)
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     print("$ " + " ".join(cmd) + ("  (OMP_TOOL_LIBRARIES=%s)" % user_tool if user_tool else ""))
@@ -73,7 +89,13 @@ def measured(p, doc, gomp):
         return None
     check(o["program_runtime"] == ("libgomp" if gomp else "libomp"), "the program's runtime: %s"
           % o["program_runtime"])
-    check(bool(o["libomp_preloaded"]) == gomp, "libomp preloaded only for libgomp: %r" % o["libomp_preloaded"])
+    interposed = gomp and not LIBOMP
+    check(bool(o["libomp_preloaded"]) == (gomp and LIBOMP),
+          "libomp preloaded only for libgomp with --libomp: %r" % o["libomp_preloaded"])
+    check(bool(o["interposer_preloaded"]) == interposed and o["route"] == (INTERPOSED if interposed else OMPT),
+          "the route: %s, the interposer preloaded %r" % (o["route"], o["interposer_preloaded"]))
+    check(o["processes"] and o["processes"][0]["runtime"].startswith(INTERPOSED) == interposed,
+          "the table's runtime: %s" % (o["processes"] and o["processes"][0]["runtime"]))
     check(len(o["processes"]) == 1 and o["processes"][0]["pid"] == doc["pid"],
           "one process's table, the program's (pid %s)" % doc["pid"])
     said = omp_lines(p)
@@ -82,10 +104,19 @@ def measured(p, doc, gomp):
     eff = o["processes"][0]["efficiency"]
     check(any(("load balance %.3f" % eff["load_balance"]) in ln for ln in said),
           "the banner's load balance is the file's (%.3f)" % eff["load_balance"])
-    if gomp:
-        check(any("run under LLVM's %s (LD_PRELOAD)" % o["libomp_preloaded"] in ln and "--no-libomp keeps libgomp" in ln
-                  and "relies on libgomp's own behaviour" in ln for ln in said),
-              "the banner says libomp runs it, the switch and why one would use it")
+    if gomp and LIBOMP:
+        check(any(ln.startswith(" OpenMP: runtime %s: " % OMPT) and
+                  "run under LLVM's %s (LD_PRELOAD, --libomp)" % o["libomp_preloaded"] in ln and
+                  "without --libomp it keeps libgomp" in ln and "relies on libgomp's own behaviour" in ln
+                  for ln in said),
+              "the banner says libomp runs it, the switch and why one would do without it")
+    elif gomp:
+        check(any(ln.startswith(" OpenMP: runtime %s: the program's own, its entry points seen through %s"
+                                % (INTERPOSED, o["interposer_preloaded"])) and "--libomp runs it under LLVM's libomp" in ln
+                  for ln in said),
+              "the banner says libgomp runs it, interposed, and what --libomp adds")
+    else:
+        check(" OpenMP: runtime %s: the program's own" % OMPT in said, "the banner names the program's runtime")
     return o["processes"][0]
 
 
@@ -164,12 +195,54 @@ def check_shared_core(p, table):
               "one banner line: the threads shared cores, both balances: %s" % said)
 
 
+def same_tables(interposed, libomp, dyn, source):
+    """The same gcc program's tables, interposed and under libomp: its regions by name with
+    their thread counts, and the constructs both routes see in the source (libomp also
+    files its taskloop's tasks under an address of its own, no line of the source)."""
+    def regions(t):
+        return sorted((r["name"], len(r["threads"]), r["instances"]) for r in t["regions"])
+    check(regions(interposed) == regions(libomp), "the same regions by name, threads and instances: "
+          "interposed %s, libomp %s" % (regions(interposed), regions(libomp)))
+
+    def constructs(t):
+        # each thread meets a critical, a lock and a loop; a task or taskwait only the threads
+        # that ran one (the single's executor and the tasks' takers change from run to run)
+        return sorted((c["kind"], c["line"], c["entries"],
+                       len(c["threads"]) if c["kind"] not in ("task", "taskwait") else None)
+                      for c in t["constructs"]
+                      if os.path.basename(c["file"] or "") == os.path.basename(source) and (
+                          c["kind"] in ("critical", "lock", "nest_lock", "task", "taskwait")
+                          or (c["kind"] == "loop" and c.get("iterations") == dyn)))
+    check(constructs(interposed) == constructs(libomp), "the constructs both see, alike (kind, line, "
+          "entries, threads where all meet it): interposed %s, libomp %s" % (constructs(interposed), constructs(libomp)))
+
+
+def check_constructs_both_ways(papi_run, tool_dir, program, tmp, table, facts):
+    global LIBOMP
+    check_ompt.GOMP_INTERPOSER = "papi_run's"  # the interposer's own checks on this table
+    check_ompt.case_constructs(table, facts, True)
+    check_ompt.GOMP_INTERPOSER = None
+    if not check_ompt.llvm_libomp.installed():
+        print("note: LLVM's libomp.so.5 is not installed: the --libomp run is left out")
+        return
+    LIBOMP = True
+    p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "libomp"))
+    other = measured(p, doc, True) if doc else None
+    if other:
+        check_ompt.case_constructs(other, check_ompt.facts_of(p), True)
+        same_tables(table, other, facts["dyn"], facts["file"])
+
+
 def main(argv):
+    global LIBOMP
     if len(argv) < 5 or argv[0] != "--papi-run" or argv[2] != "--tool-dir":
-        print("usage: check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR PROGRAM [ARG...]", file=sys.stderr)
+        print("usage: check_papi_run_omp.py --papi-run PAPI_RUN --tool-dir DIR [--libomp] PROGRAM [ARG...]", file=sys.stderr)
         return 2
+    if argv[4] == "--libomp":
+        LIBOMP, argv = True, argv[:4] + argv[5:]
     papi_run, tool_dir, program, program_args = argv[1], argv[3], argv[4], argv[5:]
-    check_ompt.runtime_env(program)  # SKIPPED where a libgomp program has no libomp to run under
+    if LIBOMP:
+        check_ompt.runtime_env(program)  # SKIPPED where a libgomp program has no libomp to run under
     gomp = any(n.startswith("libgomp") for n in check_ompt.needed(program))
     tmp = tempfile.mkdtemp(prefix="ompt_papi_run_")
     p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "plain"), program_args=program_args)
@@ -203,6 +276,9 @@ def main(argv):
     facts = check_ompt.facts_of(p)
     if table:
         check_default_counting(p, table)
+    if table and "critical_line" in facts and gomp and not LIBOMP:
+        check_constructs_both_ways(papi_run, tool_dir, program, tmp, table, facts)
+        return verdict("ompt_papi_run_constructs", scratch=tmp)
     if table and "short_regions" in facts:
         p, doc, table = explicit_run(papi_run, tool_dir, program, os.path.join(tmp, "counts"),
                                      "perf::TASK-CLOCK,perf::PAGE-FAULTS", gomp)
@@ -257,10 +333,10 @@ def main(argv):
     if gomp:
         p, doc = run_papi_run(papi_run, tool_dir, program, os.path.join(tmp, "off"), "--no-libomp")
         o = doc and doc.get("openmp")
-        check(o is not None and o["status"] == "off" and o["processes"] == [] and not o["libomp_preloaded"],
-              "--no-libomp: no table (%s)" % o)
-        check(omp_lines(p) == [" OpenMP: no table: --no-libomp: the program ran under libgomp, "
-                               "which has no OMPT interface"], "the banner says why, one line: %s" % omp_lines(p))
+        check(o is not None and o["status"] == "off" and o["processes"] == [] and not o["libomp_preloaded"]
+              and not o["interposer_preloaded"] and o["route"] == "", "--no-libomp: no table (%s)" % o)
+        check(omp_lines(p) == [" OpenMP: no table: --no-libomp: the program ran under libgomp untouched (no "
+                               "GOMP_* interposer, no OMPT)"], "the banner says why, one line: %s" % omp_lines(p))
         check(check_ompt.facts_of(p).get("unit_ms") == 50, "the program ran to its answer")
         totals = doc["process_totals"] if doc else {}
         counts = [v for k, v in totals.items() if k not in ("counted", "real_time_nsec", "cycles")]

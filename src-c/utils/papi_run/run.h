@@ -46,7 +46,8 @@ struct run_options {
     long sample_cap;           /* --sample-stacks: distinct stacks kept per process */
     const char *merge_dir;     /* --merge DIR: only the merge of DIR's profiles (no program) */
     const char *merge_run;     /* --run ID with --merge ("": the newest run) */
-    int no_libomp;             /* --no-libomp: a libgomp program keeps libgomp (no OMPT) */
+    int no_libomp;             /* --no-libomp: a libgomp program keeps libgomp untouched */
+    int libomp;                /* --libomp: a libgomp program runs under LLVM's libomp */
 };
 
 /* auto: each process of the program decides fp or dwarf from its executable's DWARF */

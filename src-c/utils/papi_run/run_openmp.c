@@ -1,5 +1,6 @@
-/* run_openmp.c: an OpenMP program under papi_run (run_openmp.h): the tool named, libomp
- * in place of libgomp, the tool's tables read back into papi_run's file and banner. */
+/* run_openmp.c: an OpenMP program under papi_run (run_openmp.h): the tool named, a libgomp
+ * program's route (its GOMP_* entry points interposed, or libomp in place of libgomp),
+ * the tool's tables read back into papi_run's file and banner. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -64,7 +65,38 @@ static int name_tool(struct run_openmp *o, const char *tool)
     return env_list_add("OMP_TOOL_LIBRARIES", tool, 0);
 }
 
-/* Why the tool cannot be named or a libgomp program given libomp; NULL when it can. */
+/* The runtime a libgomp program runs under, preloaded: libgomp itself with its GOMP_*
+ * entry points interposed for the tool (libpapi_gomp.so), or with --libomp LLVM's
+ * libomp.so.5; NULL, or why not. */
+static const char *preload_runtime(struct run_state *s, struct run_openmp *o, int *status)
+{
+    if (o->runtime != RUN_OMP_GOMP)
+        return NULL;
+    if (!s->opt.libomp) {
+        *status = RUN_OMP_NO_TOOL;
+        if (run_find_module("libpapi_gomp.so", o->interposer, sizeof o->interposer) != 0) {
+            o->interposer[0] = 0;
+            return "libpapi_gomp.so (the GOMP_* interposer for libgomp programs) is not "
+                   "installed; --libomp runs the program under LLVM's libomp";
+        }
+        if (env_list_add("LD_PRELOAD", o->interposer, 1) != 0) {
+            o->interposer[0] = 0;
+            return "LD_PRELOAD is too long to add libpapi_gomp.so to it";
+        }
+        return NULL;
+    }
+    *status = RUN_OMP_NO_RUNTIME;
+    if (find_libomp(o->libomp, sizeof o->libomp) != 0)
+        return "--libomp: the program uses libgomp, which has no OMPT interface, and LLVM's "
+               "libomp.so.5 is not installed (Debian: apt install libomp5-14)";
+    if (env_list_add("LD_PRELOAD", o->libomp, 1) != 0) {
+        o->libomp[0] = 0;
+        return "LD_PRELOAD is too long to add libomp.so.5 to it";
+    }
+    return NULL;
+}
+
+/* Why the tool cannot be named or a libgomp program given its route; NULL when it can. */
 static const char *cannot(struct run_state *s, struct run_openmp *o, const char *tool_found,
                           int *status)
 {
@@ -77,15 +109,11 @@ static const char *cannot(struct run_state *s, struct run_openmp *o, const char 
         return "libpapi_ompt.so (the OMPT tool) is not installed";
     *status = RUN_OMP_OFF;
     if (o->runtime == RUN_OMP_GOMP && s->opt.no_libomp)
-        return "--no-libomp: the program ran under libgomp, which has no OMPT interface";
-    *status = RUN_OMP_NO_RUNTIME;
-    if (o->runtime == RUN_OMP_GOMP && find_libomp(o->libomp, sizeof o->libomp) != 0)
-        return "the program uses libgomp, which has no OMPT interface, and LLVM's libomp.so.5 "
-               "is not installed (Debian: apt install libomp5-14)";
-    if (o->libomp[0] && env_list_add("LD_PRELOAD", o->libomp, 1) != 0) {
-        o->libomp[0] = 0;
-        return "LD_PRELOAD is too long to add libomp.so.5 to it";
-    }
+        return "--no-libomp: the program ran under libgomp untouched (no GOMP_* interposer, no "
+               "OMPT)";
+    const char *why = preload_runtime(s, o, status);
+    if (why)
+        return why;
     *status = RUN_OMP_NO_TOOL;
     if (name_tool(o, tool_found) != 0)
         return "OMP_TOOL_LIBRARIES is too long to add the tool to it";
@@ -146,6 +174,7 @@ void run_openmp_prepare(struct run_state *s, enum run_omp_runtime runtime)
     setenv("PAPI_RUN_OMPT_TABLE_FILE", o->tables, 1);
     set_events(s);
     o->asked = 1;
+    o->route = o->interposer[0] ? "libgomp (GOMP_* interposed)" : "LLVM libomp (OMPT)";
     run_omp_live_prepare(s);
     say(o, RUN_OMP_UNREPORTED,
         o->user_tools[0] ? "no process wrote a table: a tool OMP_TOOL_LIBRARIES names was "
@@ -358,6 +387,8 @@ void run_openmp_write(struct jw *w, const struct run_state *s)
     jw_obj_begin(w, "openmp");
     jw_str(w, "program_runtime", runtime_word[o->runtime]);
     jw_str(w, "libomp_preloaded", o->libomp);
+    jw_str(w, "route", o->route ? o->route : "");
+    jw_str(w, "interposer_preloaded", o->interposer);
     jw_str(w, "user_tools", o->user_tools);
     jw_str(w, "status", status_word[o->status]);
     jw_str(w, "reason", o->reason);
@@ -540,12 +571,22 @@ void run_openmp_banner(const struct run_state *s)
     const struct run_openmp *o = &s->omp;
     if (!openmp_program(o))
         return;
-    if (o->libomp[0])
+    if (o->interposer[0])
         fprintf(stderr,
-                " OpenMP: a libgomp program, run under LLVM's %s (LD_PRELOAD) for its OMPT "
-                "interface; --no-libomp keeps libgomp (no OpenMP table) for a program that "
-                "relies on libgomp's own behaviour (GOMP_* variables, its affinity, its timing)\n",
+                " OpenMP: runtime libgomp (GOMP_* interposed): the program's own, its entry "
+                "points seen through %s (LD_PRELOAD); what gcc inlines calls none (static loops "
+                "without a chunk, reductions, a single's end): --libomp runs it under LLVM's "
+                "libomp, whose OMPT sees those\n",
+                o->interposer);
+    else if (o->libomp[0])
+        fprintf(stderr,
+                " OpenMP: runtime LLVM libomp (OMPT): a libgomp program, run under LLVM's %s "
+                "(LD_PRELOAD, --libomp) for its OMPT interface; without --libomp it keeps libgomp "
+                "(GOMP_* interposed) for a program that relies on libgomp's own behaviour "
+                "(GOMP_* variables, its affinity, its timing)\n",
                 o->libomp);
+    else if (o->route)
+        fprintf(stderr, " OpenMP: runtime %s: the program's own\n", o->route);
     if (o->user_tools[0])
         fprintf(stderr,
                 " OpenMP: OMP_TOOL_LIBRARIES names %s: papi_run's tool is added after it, "

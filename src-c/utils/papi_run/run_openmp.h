@@ -1,8 +1,10 @@
 /* run_openmp.h: an OpenMP program under papi_run (issue 58 item 3). papi_run names the
  * project's OMPT tool (libpapi_ompt.so, src-c/ompt/) through OMP_TOOL_LIBRARIES, after any
  * tool the user named there; a program built against libgomp (gcc, gfortran), which has
- * no OMPT interface, runs under LLVM's libomp.so.5 (LD_PRELOAD: it implements libgomp's
- * GOMP_* entry points) unless --no-libomp. The tool writes one ompt_PID.json per process
+ * no OMPT interface, keeps libgomp with its GOMP_* entry points interposed for the tool
+ * (libpapi_gomp.so, LD_PRELOAD: src-c/ompt/gomp/), or with --libomp runs under LLVM's
+ * libomp.so.5 (LD_PRELOAD: it implements libgomp's GOMP_* entry points); --no-libomp
+ * leaves libgomp untouched. The tool writes one ompt_PID.json per process
  * into a folder of papi_run's own; papi_run's file carries them whole under "openmp"
  * (schema/region.schema.json, each one schema/ompt.schema.json: one writer, the tool's)
  * and its banner their efficiencies, or one line saying why there is no table. */
@@ -16,8 +18,8 @@
 struct run_state;
 struct jw;
 
-/* Before the fork (run_program.c, for a dynamic program): names the tool, preloads
- * libomp for a libgomp program, or notes why not. */
+/* Before the fork (run_program.c, for a dynamic program): names the tool, preloads the
+ * interposer or libomp for a libgomp program, or notes why not. */
 void run_openmp_prepare(struct run_state *s, enum run_omp_runtime runtime);
 /* After the program ended: the tables read and their folder removed. */
 void run_openmp_collect(struct run_state *s);

@@ -15,8 +15,8 @@ enum run_omp_runtime { RUN_OMP_NONE, RUN_OMP_GOMP, RUN_OMP_LLVM };
 enum run_omp_status {
     RUN_OMP_MEASURED,   /* the tool wrote a table */
     RUN_OMP_OFF,        /* --no-libomp, or OMP_TOOL=disabled */
-    RUN_OMP_NO_RUNTIME, /* libgomp, and no libomp.so.5 installed */
-    RUN_OMP_NO_TOOL,    /* libpapi_ompt.so is not installed */
+    RUN_OMP_NO_RUNTIME, /* libgomp with --libomp, and no libomp.so.5 installed */
+    RUN_OMP_NO_TOOL,    /* libpapi_ompt.so (or for libgomp libpapi_gomp.so) not installed */
     RUN_OMP_UNREPORTED  /* named, but no process wrote a table: reason says what may be */
 };
 
@@ -25,6 +25,8 @@ struct run_openmp {
     int runtime;           /* enum run_omp_runtime */
     int status;            /* enum run_omp_status */
     char libomp[4096];     /* the libomp.so.5 preloaded in place of libgomp; "" when none */
+    char interposer[4096]; /* the libpapi_gomp.so preloaded for libgomp; "" when none */
+    const char *route;     /* the schema's route: which runtime ran, how the tool saw it */
     char user_tools[1024]; /* the tools the user named in OMP_TOOL_LIBRARIES; "" when none */
     char tables[4200];     /* the tool's hand-over file of the processes' tables */
     char reason[512];      /* why there is no table (status other than measured) */

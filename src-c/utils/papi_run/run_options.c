@@ -27,7 +27,8 @@ enum {
     OPT_TRACE,
     OPT_MERGE,
     OPT_RUN,
-    OPT_NO_LIBOMP
+    OPT_NO_LIBOMP,
+    OPT_LIBOMP
 };
 
 static const char usage[] =
@@ -49,8 +50,10 @@ static const char usage[] =
     "                  kernel name in\n"
     "                  --gpu's file (implies --gpu); kernels are serialised while counted\n"
     "  --quiet         no banner on stderr\n"
-    "  --no-libomp     run a libgomp (gcc, gfortran) OpenMP program under libgomp, not\n"
-    "                  LLVM's libomp: no OpenMP table (libgomp has no OMPT interface)\n"
+    "  --libomp        run a libgomp (gcc, gfortran) OpenMP program under LLVM's libomp\n"
+    "                  (OMPT: also what gcc inlines, static loops and reductions), not\n"
+    "                  under libgomp with its GOMP_* entry points interposed (default)\n"
+    "  --no-libomp     run a libgomp program under libgomp untouched: no OpenMP table\n"
     "  --sample EVENT[:u][@PERIOD|@FREQhz]  sample call stacks on EVENT (\"default\":\n"
     "                  cycles where counted, else perf::TASK-CLOCK, @999hz; :u user mode\n"
     "                  only, as perf's instructions:u); -e's generic events\n"
@@ -192,6 +195,7 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
         {"merge", required_argument, NULL, OPT_MERGE},
         {"run", required_argument, NULL, OPT_RUN},
         {"no-libomp", no_argument, NULL, OPT_NO_LIBOMP},
+        {"libomp", no_argument, NULL, OPT_LIBOMP},
         UTIL_COMMON_LONGOPTS,
         {0}};
     memset(o, 0, sizeof *o);
@@ -229,6 +233,8 @@ void run_parse_options(int argc, char **argv, struct run_options *o)
             o->merge_run = optarg;
         } else if (c == OPT_NO_LIBOMP) {
             o->no_libomp = 1;
+        } else if (c == OPT_LIBOMP) {
+            o->libomp = 1;
         } else if (c == OPT_QUIET) {
             o->quiet = 1;
         } else if (c == OPT_SAMPLE || c == OPT_CALL_GRAPH || c == OPT_SAMPLE_STACKS) {
