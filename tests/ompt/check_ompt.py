@@ -556,6 +556,29 @@ def interposed_constructs(doc, facts, src, fn, region):
           "two singles, each run by one thread once")
 
 
+def case_combined(doc, facts):
+    """Combined parallel loops whose schedule the runtime takes (gcc's
+    GOMP_parallel_loop_maybe_nonmonotonic_runtime, OMP_SCHEDULE=dynamic,4) and a dynamic
+    one (GOMP_parallel_loop_nonmonotonic_dynamic): each a region of 4 threads, met once,
+    with one loop of the program's 64 iterations, each thread's as the program counted
+    them (the interposer's chunks; libomp's dispatch where it reports it)."""
+    for kind in ("runtime", "dynamic"):
+        r = region_at(doc, facts["file"], facts[kind + "_line"])
+        if not check(r is not None, "%s: a region at line %d" % (kind, facts[kind + "_line"])):
+            continue
+        check(r["instances"] == 1 and len(r["threads"]) == facts["threads"],
+              "%s: one instance of %d threads: %s, %d" % (kind, facts["threads"], r["instances"], len(r["threads"])))
+        index = doc["regions"].index(r)
+        loops = [c for c in doc.get("constructs") or [] if c["kind"] == "loop" and c["region_index"] == index]
+        if not check(len(loops) == 1, "%s: one loop in its region: %s" % (kind, [c["name"] for c in loops])):
+            continue
+        rows = {t["thread"]: t["iterations"] for t in loops[0]["threads"]}
+        got = [rows.get(t, 0) for t in range(facts["threads"])]  # a thread without a chunk: 0
+        want = facts[kind + "_iters"]
+        check(loops[0]["iterations"] == facts["iters"] and got == want,
+              "%s: %d iterations, per thread %s (the program's %s)" % (kind, loops[0]["iterations"], got, want))
+
+
 def case_names(doc, facts):
     r = region_at(doc, facts["file"], facts["line"])
     check(r is not None and r["function"] == "work_in_second_unit",
@@ -860,6 +883,8 @@ def main(argv):
         {"own_tool": case_own_tool, "fake_runtime": case_fake_runtime, "fork": case_fork}[case](tool, program, tmp)
         return verdict("ompt_" + case, scratch=tmp)
     events = {"PAPI_OMPT_EVENTS": "perf::PAGE-FAULTS"} if case in ("faults", "threads", "mix", "slots_sequence") else {}
+    if case == "combined":
+        events["OMP_SCHEDULE"] = "dynamic,4"
     p = run(tool, program, tmp, args=args, **events)
     doc = report_of(tmp)
     if doc is not None and case == "mix":
@@ -874,6 +899,7 @@ def main(argv):
             check(doc["runtime"] == "libgomp (GOMP_* interposed)",
                   "the runtime the file names: %s" % doc["runtime"])
         {"balance": case_balance, "nested": case_nested, "team_sizes": case_team_sizes,
+         "combined": case_combined,
          "faults": case_faults, "names": case_names, "threads": case_threads,
          "unloaded": case_unloaded,
          "constructs": lambda d, f: case_constructs(d, f, any(n.startswith("libgomp") for n in needed(program))),

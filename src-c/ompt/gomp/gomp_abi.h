@@ -25,6 +25,16 @@ void GOMP_parallel_loop_nonmonotonic_dynamic(gomp_outlined_fn fn, void *data, un
 void GOMP_parallel_loop_nonmonotonic_guided(gomp_outlined_fn fn, void *data, unsigned num_threads,
                                             long start, long end, long incr, long chunk_size,
                                             unsigned flags);
+void GOMP_parallel_loop_static(gomp_outlined_fn fn, void *data, unsigned num_threads, long start,
+                               long end, long incr, long chunk_size, unsigned flags);
+/* schedule(runtime): no chunk size (OMP_SCHEDULE's); gcc 9 and later call the
+ * maybe_nonmonotonic form. */
+#define GOMP_PARALLEL_RUNTIME_SCHEDULES(X) \
+    X(runtime) X(nonmonotonic_runtime) X(maybe_nonmonotonic_runtime)
+#define GOMP_DECLARE_PARALLEL_RUNTIME_LOOP(s)                                                      \
+    void GOMP_parallel_loop_##s(gomp_outlined_fn fn, void *data, unsigned num_threads, long start, \
+                                long end, long incr, unsigned flags);
+GOMP_PARALLEL_RUNTIME_SCHEDULES(GOMP_DECLARE_PARALLEL_RUNTIME_LOOP)
 void GOMP_parallel_sections(gomp_outlined_fn fn, void *data, unsigned num_threads, unsigned count,
                             unsigned flags);
 

@@ -141,10 +141,36 @@ void GOMP_parallel(gomp_outlined_fn fn, void *data, unsigned num_threads, unsign
         (implicit_task, &f, num_threads, start, end, incr, chunk_size, flags);             \
         fork_end(t, &f);                                                                   \
     }
+GOMP_PARALLEL_LOOP(static, ompt_work_loop_static)
 GOMP_PARALLEL_LOOP(dynamic, ompt_work_loop_dynamic)
 GOMP_PARALLEL_LOOP(guided, ompt_work_loop_guided)
 GOMP_PARALLEL_LOOP(nonmonotonic_dynamic, ompt_work_loop_dynamic)
 GOMP_PARALLEL_LOOP(nonmonotonic_guided, ompt_work_loop_guided)
+
+/* schedule(runtime): the loop's type is OMP_SCHEDULE's, not said (as the runtime loops'
+ * own _start: ompt_work_loop_other). */
+#define GOMP_PARALLEL_RUNTIME_LOOP(sched)                                                          \
+    void GOMP_parallel_loop_##sched(gomp_outlined_fn fn, void *data, unsigned num_threads,         \
+                                    long start, long end, long incr, unsigned flags)               \
+    {                                                                                              \
+        const void *ra = __builtin_return_address(0);                                              \
+        if (!gomp_tool_on()) {                                                                     \
+            GOMP_REAL(GOMP_parallel_loop_##sched)(fn, data, num_threads, start, end, incr, flags); \
+            return;                                                                                \
+        }                                                                                          \
+        struct gomp_thread *t = gomp_self();                                                       \
+        struct gomp_fork f = {.fn = fn,                                                            \
+                              .data = data,                                                        \
+                              .codeptr = ra,                                                       \
+                              .work = ompt_work_loop_other,                                        \
+                              .count = gomp_trip_count(start, end, incr),                          \
+                              .incr = incr};                                                       \
+        fork_begin(t, &f, num_threads);                                                            \
+        GOMP_REAL(GOMP_parallel_loop_##sched)                                                      \
+        (implicit_task, &f, num_threads, start, end, incr, flags);                                 \
+        fork_end(t, &f);                                                                           \
+    }
+GOMP_PARALLEL_RUNTIME_SCHEDULES(GOMP_PARALLEL_RUNTIME_LOOP)
 
 void GOMP_parallel_sections(gomp_outlined_fn fn, void *data, unsigned num_threads, unsigned count,
                             unsigned flags)
