@@ -104,42 +104,49 @@ static void fork_end(struct gomp_thread *t, struct gomp_fork *f)
               t->current, ompt_parallel_invoker_runtime, f->codeptr);
 }
 
+/* One of libgomp's forks, real (its arguments after the function, the data and the team's
+ * size in __VA_ARGS__): as it is where no tool runs, else with the trampoline and f
+ * between the tool's parallel_begin and parallel_end. */
+#define GOMP_FORK(real, f, num_threads, ...)                             \
+    do {                                                                 \
+        if (!gomp_tool_on()) {                                           \
+            GOMP_REAL(real)((f).fn, (f).data, num_threads, __VA_ARGS__); \
+            break;                                                       \
+        }                                                                \
+        struct gomp_thread *t_ = gomp_self();                            \
+        fork_begin(t_, &(f), num_threads);                               \
+        GOMP_REAL(real)(implicit_task, &(f), num_threads, __VA_ARGS__);  \
+        fork_end(t_, &(f));                                              \
+    } while (0)
+
 void GOMP_parallel(gomp_outlined_fn fn, void *data, unsigned num_threads, unsigned flags)
 {
-    const void *ra = __builtin_return_address(0);
-    if (!gomp_tool_on()) {
-        GOMP_REAL(GOMP_parallel)(fn, data, num_threads, flags);
-        return;
-    }
-    struct gomp_thread *t = gomp_self();
-    struct gomp_fork f = {.fn = fn, .data = data, .codeptr = ra};
-    fork_begin(t, &f, num_threads);
-    GOMP_REAL(GOMP_parallel)(implicit_task, &f, num_threads, flags);
-    fork_end(t, &f);
+    struct gomp_fork f = {.fn = fn, .data = data, .codeptr = __builtin_return_address(0)};
+    GOMP_FORK(GOMP_parallel, f, num_threads, flags);
 }
 
-#define GOMP_PARALLEL_LOOP(sched, work_type)                                               \
-    void GOMP_parallel_loop_##sched(gomp_outlined_fn fn, void *data, unsigned num_threads, \
-                                    long start, long end, long incr, long chunk_size,      \
-                                    unsigned flags)                                        \
-    {                                                                                      \
-        const void *ra = __builtin_return_address(0);                                      \
-        if (!gomp_tool_on()) {                                                             \
-            GOMP_REAL(GOMP_parallel_loop_##sched)                                          \
-            (fn, data, num_threads, start, end, incr, chunk_size, flags);                  \
-            return;                                                                        \
-        }                                                                                  \
-        struct gomp_thread *t = gomp_self();                                               \
-        struct gomp_fork f = {.fn = fn,                                                    \
-                              .data = data,                                                \
-                              .codeptr = ra,                                               \
-                              .work = work_type,                                           \
-                              .count = gomp_trip_count(start, end, incr),                  \
-                              .incr = incr};                                               \
-        fork_begin(t, &f, num_threads);                                                    \
-        GOMP_REAL(GOMP_parallel_loop_##sched)                                              \
-        (implicit_task, &f, num_threads, start, end, incr, chunk_size, flags);             \
-        fork_end(t, &f);                                                                   \
+/* A combined parallel loop's fork: each team thread begins the loop of work's type in its
+ * implicit task. */
+static struct gomp_fork loop_fork(gomp_outlined_fn fn, void *data, const void *codeptr,
+                                  ompt_work_t work, long start, long end, long incr)
+{
+    return (struct gomp_fork){.fn = fn,
+                              .data = data,
+                              .codeptr = codeptr,
+                              .work = work,
+                              .count = gomp_trip_count(start, end, incr),
+                              .incr = incr};
+}
+
+#define GOMP_PARALLEL_LOOP(sched, work_type)                                                \
+    void GOMP_parallel_loop_##sched(gomp_outlined_fn fn, void *data, unsigned num_threads,  \
+                                    long start, long end, long incr, long chunk_size,       \
+                                    unsigned flags)                                         \
+    {                                                                                       \
+        struct gomp_fork f =                                                                \
+            loop_fork(fn, data, __builtin_return_address(0), work_type, start, end, incr);  \
+        GOMP_FORK(GOMP_parallel_loop_##sched, f, num_threads, start, end, incr, chunk_size, \
+                  flags);                                                                   \
     }
 GOMP_PARALLEL_LOOP(static, ompt_work_loop_static)
 GOMP_PARALLEL_LOOP(dynamic, ompt_work_loop_dynamic)
@@ -147,56 +154,27 @@ GOMP_PARALLEL_LOOP(guided, ompt_work_loop_guided)
 GOMP_PARALLEL_LOOP(nonmonotonic_dynamic, ompt_work_loop_dynamic)
 GOMP_PARALLEL_LOOP(nonmonotonic_guided, ompt_work_loop_guided)
 
-/* schedule(runtime): the loop's type is OMP_SCHEDULE's, not said (as the runtime loops'
- * own _start: ompt_work_loop_other). */
-#define GOMP_PARALLEL_RUNTIME_LOOP(sched)                                                          \
-    void GOMP_parallel_loop_##sched(gomp_outlined_fn fn, void *data, unsigned num_threads,         \
-                                    long start, long end, long incr, unsigned flags)               \
-    {                                                                                              \
-        const void *ra = __builtin_return_address(0);                                              \
-        if (!gomp_tool_on()) {                                                                     \
-            GOMP_REAL(GOMP_parallel_loop_##sched)(fn, data, num_threads, start, end, incr, flags); \
-            return;                                                                                \
-        }                                                                                          \
-        struct gomp_thread *t = gomp_self();                                                       \
-        struct gomp_fork f = {.fn = fn,                                                            \
-                              .data = data,                                                        \
-                              .codeptr = ra,                                                       \
-                              .work = ompt_work_loop_other,                                        \
-                              .count = gomp_trip_count(start, end, incr),                          \
-                              .incr = incr};                                                       \
-        fork_begin(t, &f, num_threads);                                                            \
-        GOMP_REAL(GOMP_parallel_loop_##sched)                                                      \
-        (implicit_task, &f, num_threads, start, end, incr, flags);                                 \
-        fork_end(t, &f);                                                                           \
+/* schedule(runtime): no chunk size, and the loop's type is OMP_SCHEDULE's, not said (as
+ * the runtime loops' own _start: ompt_work_loop_other). */
+#define GOMP_PARALLEL_RUNTIME_LOOP(sched)                                                  \
+    void GOMP_parallel_loop_##sched(gomp_outlined_fn fn, void *data, unsigned num_threads, \
+                                    long start, long end, long incr, unsigned flags)       \
+    {                                                                                      \
+        struct gomp_fork f = loop_fork(fn, data, __builtin_return_address(0),              \
+                                       ompt_work_loop_other, start, end, incr);            \
+        GOMP_FORK(GOMP_parallel_loop_##sched, f, num_threads, start, end, incr, flags);    \
     }
 GOMP_PARALLEL_RUNTIME_SCHEDULES(GOMP_PARALLEL_RUNTIME_LOOP)
 
 void GOMP_parallel_sections(gomp_outlined_fn fn, void *data, unsigned num_threads, unsigned count,
                             unsigned flags)
 {
-    const void *ra = __builtin_return_address(0);
-    if (!gomp_tool_on()) {
-        GOMP_REAL(GOMP_parallel_sections)(fn, data, num_threads, count, flags);
-        return;
-    }
-    struct gomp_thread *t = gomp_self();
-    struct gomp_fork f = {
-        .fn = fn, .data = data, .codeptr = ra, .work = ompt_work_sections, .count = count};
-    fork_begin(t, &f, num_threads);
-    GOMP_REAL(GOMP_parallel_sections)(implicit_task, &f, num_threads, count, flags);
-    fork_end(t, &f);
+    struct gomp_fork f = {.fn = fn,
+                          .data = data,
+                          .codeptr = __builtin_return_address(0),
+                          .work = ompt_work_sections,
+                          .count = count};
+    GOMP_FORK(GOMP_parallel_sections, f, num_threads, count, flags);
 }
 
-void GOMP_barrier(void)
-{
-    const void *ra = __builtin_return_address(0);
-    if (!gomp_tool_on()) {
-        GOMP_REAL(GOMP_barrier)();
-        return;
-    }
-    struct gomp_thread *t = gomp_self();
-    gomp_sync_begin(t, ompt_sync_region_barrier_explicit, ra);
-    GOMP_REAL(GOMP_barrier)();
-    gomp_sync_end(t, ompt_sync_region_barrier_explicit, ra);
-}
+GOMP_WAIT_ENTRY(GOMP_barrier, ompt_sync_region_barrier_explicit)

@@ -85,5 +85,21 @@ void *gomp_real(const char *name);
  * a worksharing construct): begin, wait begin; then gomp_sync_end. */
 void gomp_sync_begin(struct gomp_thread *t, ompt_sync_region_t kind, const void *codeptr);
 void gomp_sync_end(struct gomp_thread *t, ompt_sync_region_t kind, const void *codeptr);
+/* An entry point of libgomp's that waits, void name(void) (GOMP_barrier, GOMP_taskwait,
+ * GOMP_taskgroup_end): libgomp's own inside a sync region of kind at the caller's
+ * address. */
+#define GOMP_WAIT_ENTRY(name, kind)                   \
+    void name(void)                                   \
+    {                                                 \
+        const void *ra = __builtin_return_address(0); \
+        if (!gomp_tool_on()) {                        \
+            GOMP_REAL(name)();                        \
+            return;                                   \
+        }                                             \
+        struct gomp_thread *t = gomp_self();          \
+        gomp_sync_begin(t, kind, ra);                 \
+        GOMP_REAL(name)();                            \
+        gomp_sync_end(t, kind, ra);                   \
+    }
 
 #endif

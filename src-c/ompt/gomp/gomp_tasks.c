@@ -73,28 +73,5 @@ void GOMP_task(gomp_outlined_fn fn, void *data, gomp_copy_fn cpyfn, long arg_siz
      priority, detach);
 }
 
-void GOMP_taskwait(void)
-{
-    const void *ra = __builtin_return_address(0);
-    if (!gomp_tool_on()) {
-        GOMP_REAL(GOMP_taskwait)();
-        return;
-    }
-    struct gomp_thread *t = gomp_self();
-    gomp_sync_begin(t, ompt_sync_region_taskwait, ra);
-    GOMP_REAL(GOMP_taskwait)();
-    gomp_sync_end(t, ompt_sync_region_taskwait, ra);
-}
-
-void GOMP_taskgroup_end(void)
-{
-    const void *ra = __builtin_return_address(0);
-    if (!gomp_tool_on()) {
-        GOMP_REAL(GOMP_taskgroup_end)();
-        return;
-    }
-    struct gomp_thread *t = gomp_self();
-    gomp_sync_begin(t, ompt_sync_region_taskgroup, ra);
-    GOMP_REAL(GOMP_taskgroup_end)();
-    gomp_sync_end(t, ompt_sync_region_taskgroup, ra);
-}
+GOMP_WAIT_ENTRY(GOMP_taskwait, ompt_sync_region_taskwait)
+GOMP_WAIT_ENTRY(GOMP_taskgroup_end, ompt_sync_region_taskgroup)
