@@ -12,9 +12,9 @@
 #include "site_resolve.h"
 
 #define SITE_CAP       2048 /* sites a rank names (a power of two) */
-#define SITE_NAME      128  /* a name's bytes: "file:line", cut */
-#define BATCH          64   /* sites named per libdw open */
-#define SITES_PER_LINE 256  /* at most 256 x ~800 bytes (escaped): a fifth of a line */
+#define SITE_NAME      PMPI_SITE_NAME
+#define BATCH          64  /* sites named per libdw open */
+#define SITES_PER_LINE 256 /* at most 256 x ~800 bytes (escaped): a fifth of a line */
 
 enum { EMPTY, UNRESOLVED, PENDING, SENT, UNNAMED };
 
@@ -99,6 +99,20 @@ static int name_batch(void)
         s->state = s->name[0] ? PENDING : UNNAMED;
     }
     return 1;
+}
+
+void pmpi_site_name_of(uint64_t site, char out[PMPI_SITE_NAME])
+{
+    char obj[4096];
+    struct pmpi_where where;
+    out[0] = 0;
+    if (!site)
+        return;
+    long long off = pmpi_locate((uintptr_t)site - 1, obj, sizeof obj);
+    if (strcmp(obj, "?") == 0)
+        return;
+    pmpi_resolve_object(obj, &off, &where, 1);
+    name_of(&where, out);
 }
 
 void pmpi_site_names_learn(long long lo, long long hi)

@@ -13,8 +13,16 @@
 #ifndef PAPI_MPI_SITE_NAMES_H
 #define PAPI_MPI_SITE_NAMES_H
 
+#include <stdint.h>
+
 #include "json_writer.h"
 
+/* A name's bytes: "file:line" (the file's last component), cut. */
+#define PMPI_SITE_NAME 128
+
+/* One call site's name (a return address in this process), "" unknown: normal context
+ * only (the delay analysis's causes, at MPI_Finalize). */
+void pmpi_site_name_of(uint64_t site, char out[PMPI_SITE_NAME]);
 /* The sites of the finished records [lo, hi) not seen before, named (libdw): normal
  * context only. */
 void pmpi_site_names_learn(long long lo, long long hi);

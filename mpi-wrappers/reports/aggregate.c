@@ -32,6 +32,9 @@
 #include "stdout_lines.h"
 #include "text_buffer.h"
 #include "wait_report.h"
+#include "cause_report.h"
+#include "wait_rules.h"
+#include "env_flag.h"
 
 #define NFIXED   4 /* wall_s, mpi_s, mpi_pct, compute_s */
 #define NMETRICS (NFIXED + PMPI_MAX_EVENTS + 4 * PMPI_NCALLS + 3 * PMPI_MAX_METRICS)
@@ -529,6 +532,16 @@ static void settle_waits(struct agg *a)
     a->waits = pmpi_wait_report_settle(a->waits, a->wait_result);
 }
 
+/* Why the report has no root causes where the replay did not run. */
+static const char *cause_off(const struct pmpi_wait_result *w)
+{
+    if (!w->done)
+        return "no wait states";
+    return pmpi_env_flag("PAPI_MPI_ROOT_CAUSES", 1, pmpi_id()->rank, "1 used")
+               ? "a rank had no memory for the cause cells"
+               : "off (PAPI_MPI_ROOT_CAUSES=0)";
+}
+
 /* Rank 0, after the last row: the report's end, the wait states with it (their parts
  * came with the rows), handed to the file a buffer at a time as it is made: the ranks'
  * wait-state text (about 330 B a rank) is copied from the fold's spools (memory, then
@@ -548,6 +561,8 @@ static int json_tail(void *arg, void (*put)(void *o, const char *s, size_t n), v
     jw_arr_end(&w);
     jw_break(&w, "\n");
     pmpi_wait_report_json(&w, &t, a->waits, a->wait_result);
+    jw_break(&w, "\n");
+    pmpi_cause_report_json(&w, a->wait_result->causes, cause_off(a->wait_result));
     jw_obj_end(&w);
     tb_raw(&t, "\n");
     tb_flush(&t);
@@ -631,6 +646,8 @@ int pmpi_aggregate_and_report(const struct pmpi_row *row, struct pmpi_wait_resul
     if (pmpi_id()->rank == 0) {
         out = pmpi_lines_open(&lines);
         pmpi_wait_report_print(out, agg.waits);
+        if (agg.waits)
+            pmpi_cause_report_print(out, waits->causes);
         say_result(out, &agg, bad, (double)(pmpi_now_ns() - t0) * 1e-9);
         pmpi_lines_write(&lines);
     }

@@ -40,14 +40,38 @@ int pmpi_wait_log_cells(struct pmpi_wait_log *w)
     return -1;
 }
 
+int pmpi_wait_log_causes(struct pmpi_wait_log *w)
+{
+    size_t cells = w->n > 0 ? (size_t)w->n : 1;
+    w->sync = calloc(cells, sizeof *w->sync);
+    w->cause_rank = malloc(cells * sizeof *w->cause_rank);
+    w->cause_rec = malloc(cells * sizeof *w->cause_rec);
+    if (!w->sync || !w->cause_rank || !w->cause_rec) {
+        free(w->sync);
+        free(w->cause_rank);
+        free(w->cause_rec);
+        w->sync = NULL, w->cause_rank = NULL, w->cause_rec = NULL;
+        return -1;
+    }
+    for (long long i = 0; i < w->n; i++)
+        w->cause_rank[i] = -1, w->cause_rec[i] = -1;
+    return 0;
+}
+
 void pmpi_wait_log_free(struct pmpi_wait_log *w)
 {
     free(w->waiter);
     free(w->wait);
     free(w->kind);
+    free(w->sync);
+    free(w->cause_rank);
+    free(w->cause_rec);
     w->waiter = NULL;
     w->wait = NULL;
     w->kind = NULL;
+    w->sync = NULL;
+    w->cause_rank = NULL;
+    w->cause_rec = NULL;
 }
 
 static double gtime(const struct pmpi_wait_log *w, long long tick)
@@ -61,8 +85,10 @@ static int64_t blocker(const struct pmpi_wait_log *w, int64_t i)
     return w->ev[i].req ? w->waiter[i] : i;
 }
 
-/* Wait in record b (its span) until moment t (rank 0's clock). */
-static void add_wait(struct pmpi_wait_log *w, int64_t b, double t, int kind)
+/* Wait in record b (its span) until moment t (rank 0's clock), made by record crec of
+ * rank crank (-1: unknown): kept where longer than the wait b has, with its cause. */
+static void add_wait(struct pmpi_wait_log *w, int64_t b, double t, int kind, int crank,
+                     int64_t crec)
 {
     if (b < 0)
         return;
@@ -71,7 +97,19 @@ static void add_wait(struct pmpi_wait_log *w, int64_t b, double t, int kind)
     if (d > w->wait[b]) {
         w->wait[b] = d;
         w->kind[b] = (uint8_t)kind;
+        if (w->cause_rank)
+            w->cause_rank[b] = crank, w->cause_rec[b] = crec;
     }
+}
+
+/* Record i's meeting, on the record that completed it (itself, or its Wait where one
+ * did). */
+static void set_sync(struct pmpi_wait_log *w, int64_t i, int type, int32_t a, int64_t b)
+{
+    if (!w->sync)
+        return;
+    int64_t at = w->ev[i].req && w->waiter[i] >= 0 ? w->waiter[i] : i;
+    w->sync[at] = (struct pmpi_sync){type, a, b};
 }
 
 void pmpi_wait_link(struct pmpi_wait_log *w, int any_tag)
@@ -96,6 +134,9 @@ void pmpi_wait_link(struct pmpi_wait_log *w, int any_tag)
                 m->tag = e->tag;
         }
     }
+    for (long long i = 0; i < w->n; i++) /* a send's meeting is its own record */
+        if (w->ev[i].kind == PMPI_EV_SEND)
+            set_sync(w, i, PMPI_SYNC_P2P, w->rank, i);
     free(link);
 }
 
@@ -190,8 +231,10 @@ long long pmpi_wait_receives_match(struct pmpi_wait_log *w, int P, const struct 
         }
         const struct pmpi_send_info *s = &in[sk[5 * a + 4]];
         int64_t ri = rk[5 * b + 4];
-        add_wait(w, blocker(w, ri), s->t0, PMPI_WAIT_LATE_SENDER);
-        ans[na++] = (struct pmpi_recv_answer){s->idx, gtime(w, w->ev[ri].t0)};
+        int sender = (int)sk[5 * a];
+        add_wait(w, blocker(w, ri), s->t0, PMPI_WAIT_LATE_SENDER, sender, s->idx);
+        set_sync(w, ri, PMPI_SYNC_P2P, sender, s->idx);
+        ans[na++] = (struct pmpi_recv_answer){s->idx, gtime(w, w->ev[ri].t0), ri, w->rank, 0};
         acnt[sk[5 * a]]++;
         res->p2p_matched++;
         a++, b++;
@@ -208,7 +251,8 @@ void pmpi_wait_sends_answered(struct pmpi_wait_log *w, const struct pmpi_recv_an
         if (i < 0 || i >= w->n || w->ev[i].kind != PMPI_EV_SEND)
             continue;
         if ((w->ev[i].flags & PMPI_EVF_SYNC) || w->ev[i].bytes >= PMPI_RENDEZVOUS_BYTES)
-            add_wait(w, blocker(w, i), back[k].t0, PMPI_WAIT_LATE_RECEIVER);
+            add_wait(w, blocker(w, i), back[k].t0, PMPI_WAIT_LATE_RECEIVER, back[k].rank,
+                     back[k].ridx);
     }
 }
 
@@ -256,8 +300,15 @@ void pmpi_wait_coll_arrivals(const struct pmpi_wait_log *w, int first, int nseq,
     }
 }
 
+void pmpi_wait_coll_mine(const struct pmpi_wait_log *w, int nseq, const double *in,
+                         const double *last, int *mine)
+{
+    for (int k = 0; k < 3 * nseq; k++)
+        mine[k] = isfinite(in[k]) && in[k] == last[k] ? w->rank : -1;
+}
+
 void pmpi_wait_coll_waits(struct pmpi_wait_log *w, int first, int nseq, const double *last,
-                          struct pmpi_wait_result *res)
+                          const int *who, struct pmpi_wait_result *res)
 {
     for (long long i = 0; i < w->n; i++) {
         const struct pmpi_event *e = &w->ev[i];
@@ -265,11 +316,14 @@ void pmpi_wait_coll_waits(struct pmpi_wait_log *w, int first, int nseq, const do
         if (!world_coll(e) || (e->tag >= 0 && (s < 0 || s >= nseq)) || (e->tag < 0 && first))
             continue; /* another chunk's; one without a number counts with the first */
         res->coll_matched++;
+        if (e->tag >= 0)
+            set_sync(w, i, PMPI_SYNC_WORLD, 0, e->tag);
         if ((k = coll_wait(e, &arrival)) < 0 || e->tag < 0)
             continue;
         double t = last[arrival * nseq + s];
         if (isfinite(t))
-            add_wait(w, blocker(w, i), t, k);
+            add_wait(w, blocker(w, i), t, k, who ? who[arrival * nseq + s] : -1,
+                     PMPI_CAUSE_SEQ(e->tag));
     }
 }
 
@@ -303,7 +357,7 @@ void pmpi_wait_group_fill(const struct pmpi_wait_log *w, int P, const int *dis, 
             continue;
         int d = (int)(e->pad % (uint32_t)P);
         out[dis[d] + fill[d]++] = (struct pmpi_grp_item){
-            e->pad, e->tag, !!(e->flags & PMPI_EVF_ROOT), 0, gtime(w, e->t0), i};
+            e->pad, e->tag, !!(e->flags & PMPI_EVF_ROOT), w->rank, gtime(w, e->t0), i};
     }
 }
 
@@ -324,16 +378,24 @@ void pmpi_wait_group_answer(struct pmpi_grp_item *in, long long nin, struct pmpi
     qsort(order, (size_t)nin, sizeof *order, grp_cmp);
     for (long long a = 0, b; a < nin; a = b) {
         double arr[3] = {-INFINITY, -INFINITY, -INFINITY};
+        const struct pmpi_grp_item *who[3] = {NULL, NULL, NULL};
         for (b = a; b < nin && grp_cmp(&order[a], &order[b]) == 0; b++) {
             double t = order[b]->t;
-            arr[PMPI_ARR_ALL] = t > arr[PMPI_ARR_ALL] ? t : arr[PMPI_ARR_ALL];
             int r = order[b]->root ? PMPI_ARR_ROOT : PMPI_ARR_NONROOT;
-            arr[r] = t > arr[r] ? t : arr[r];
+            if (t > arr[PMPI_ARR_ALL])
+                arr[PMPI_ARR_ALL] = t, who[PMPI_ARR_ALL] = order[b];
+            if (t > arr[r])
+                arr[r] = t, who[r] = order[b];
         }
         for (long long k = a; k < b; k++) {
             struct pmpi_grp_answer *g = &ans[order[k] - in];
             memcpy(g->arr, arr, sizeof arr);
             g->idx = order[k]->idx;
+            for (int x = 0; x < 3; x++) {
+                g->who[x] = who[x] ? who[x]->rank : -1;
+                g->who_rec[x] = who[x] ? who[x]->idx : -1;
+            }
+            g->pad = 0;
         }
     }
 }
@@ -347,10 +409,12 @@ void pmpi_wait_group_waits(struct pmpi_wait_log *w, const struct pmpi_grp_answer
         if (i < 0 || i >= w->n || w->ev[i].kind != PMPI_EV_COLL)
             continue;
         res->coll_matched++;
+        set_sync(w, i, PMPI_SYNC_GROUP, (int32_t)w->ev[i].pad, w->ev[i].tag);
         if ((kind = coll_wait(&w->ev[i], &arrival)) < 0)
             continue;
         if (isfinite(back[k].arr[arrival]))
-            add_wait(w, blocker(w, i), back[k].arr[arrival], kind);
+            add_wait(w, blocker(w, i), back[k].arr[arrival], kind, back[k].who[arrival],
+                     back[k].who_rec[arrival]);
     }
 }
 

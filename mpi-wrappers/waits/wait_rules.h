@@ -39,6 +39,9 @@ struct pmpi_wait_result {
     double offset_ns, offset_end_ns, residual_ns;
     struct pmpi_site_wait *sites; /* heap, or NULL: pmpi_waits_free */
     size_t nsites;
+    /* the root causes and the critical path (cause_replay.h: its static result), NULL
+     * when left out (PAPI_MPI_ROOT_CAUSES=0, or a rank without the log) */
+    struct pmpi_cause_result *causes;
 };
 
 /* The waits (ns) of one call site (the key of the call-site tables, state.h), added to
@@ -55,18 +58,38 @@ struct pmpi_wait_clock {
 };
 double pmpi_wait_time(const struct pmpi_wait_clock *c, long long tick);
 
+/* What the records of one meeting of two or more ranks share (a message's send and
+ * receive, a collective's members), on the record that completed it (a nonblocking
+ * call's Wait): the delay analysis's synchronisation points (cause_timeline.h). */
+enum { PMPI_SYNC_NONE, PMPI_SYNC_P2P, PMPI_SYNC_WORLD, PMPI_SYNC_GROUP };
+struct pmpi_sync {
+    int32_t type; /* PMPI_SYNC_*: P2P a = the sender's rank, b = its send record; WORLD */
+    int32_t a;    /* b = the sequence number; GROUP a = the group's key, b = the number */
+    int64_t b;
+};
+/* A wait's cause on a world collective: the cause rank's record of that sequence
+ * number, which only that rank knows (cause_rec holds -2 - seq). */
+#define PMPI_CAUSE_SEQ(seq) (-2 - (int64_t)(seq))
+
 /* One rank's log while its waits are computed: n records and a cell of each per record
- * (pmpi_wait_log_cells makes them). */
+ * (pmpi_wait_log_cells makes them; pmpi_wait_log_causes the cause cells, which the
+ * rules then fill: NULL, none kept). */
 struct pmpi_wait_log {
     struct pmpi_wait_clock clock;
     long long n;
-    struct pmpi_event *ev; /* the wildcard receives get their partner and tag here */
-    int64_t *waiter;       /* the Wait record that completed record i's request, or -1 */
-    double *wait;          /* ns waited in record i */
-    uint8_t *kind;         /* its wait kind */
+    struct pmpi_event *ev;  /* the wildcard receives get their partner and tag here */
+    int64_t *waiter;        /* the Wait record that completed record i's request, or -1 */
+    double *wait;           /* ns waited in record i */
+    uint8_t *kind;          /* its wait kind */
+    int rank;               /* this rank (the sync ids of its sends) */
+    struct pmpi_sync *sync; /* record i's meeting (on the record that completed it) */
+    int32_t *cause_rank;    /* the rank record i's wait waited for, or -1 */
+    int64_t *cause_rec;     /* its record there (or PMPI_CAUSE_SEQ) */
 };
 /* 0, or -1 without memory (nothing then to free). */
 int pmpi_wait_log_cells(struct pmpi_wait_log *w);
+/* The sync and cause cells (before pmpi_wait_link): 0, or -1 without memory (none kept). */
+int pmpi_wait_log_causes(struct pmpi_wait_log *w);
 void pmpi_wait_log_free(struct pmpi_wait_log *w);
 
 /* Each request's Wait (request_link.c); a receive's MPI_ANY_SOURCE and any_tag (this
@@ -81,8 +104,10 @@ struct pmpi_send_info {
     int64_t bytes;
 };
 struct pmpi_recv_answer {
-    int64_t idx; /* the sender's record */
-    double t0;   /* the receive's post time */
+    int64_t idx;       /* the sender's record */
+    double t0;         /* the receive's post time */
+    int64_t ridx;      /* the receive's record */
+    int32_t rank, pad; /* the receiver's */
 };
 /* Sender: the sends to each of the P ranks (cnt[P], zeroed by the caller); the number of
  * sends, and of receives in *nrecv. */
@@ -107,22 +132,29 @@ void pmpi_wait_sends_answered(struct pmpi_wait_log *w, const struct pmpi_recv_an
 /* Collectives on world-congruent communicators, by sequence number: the numbers used
  * (1 + the largest); this rank's arrivals at numbers first..first+nseq-1 in in[3 * nseq]
  * (all, root, non-root; -inf none); with last[] the maxima over the ranks, each one's
- * wait. The numbers may come in chunks (first > 0): each record is matched once. */
+ * wait. The numbers may come in chunks (first > 0): each record is matched once.
+ * who[3 * nseq] (or NULL): the rank of each last arrival (pmpi_wait_coll_mine's, maxima
+ * over the ranks), the waits' causes. */
 int pmpi_wait_coll_count(const struct pmpi_wait_log *w);
 void pmpi_wait_coll_arrivals(const struct pmpi_wait_log *w, int first, int nseq, double *in);
+/* mine[3 * nseq]: this rank where its arrival in[] is the last one, else -1. */
+void pmpi_wait_coll_mine(const struct pmpi_wait_log *w, int nseq, const double *in,
+                         const double *last, int *mine);
 void pmpi_wait_coll_waits(struct pmpi_wait_log *w, int first, int nseq, const double *last,
-                          struct pmpi_wait_result *res);
+                          const int *who, struct pmpi_wait_result *res);
 /* Collectives on other communicators: every record goes to rank key % P, which answers
  * each with the last arrivals of its (group key, sequence number). */
 struct pmpi_grp_item {
     uint32_t key;
-    int32_t seq, root, pad;
+    int32_t seq, root, rank; /* rank: the sender's */
     double t;
     int64_t idx; /* the record on its rank */
 };
 struct pmpi_grp_answer {
     double arr[3]; /* last arrival: all, root, non-root (-inf: none) */
     int64_t idx;
+    int64_t who_rec[3]; /* the record of each last arrival, on its rank: */
+    int32_t who[3], pad;
 };
 /* Sender: the items to each rank (cnt[P], zeroed); their number; *idle the members with
  * nothing to wait for (matched as they are). */

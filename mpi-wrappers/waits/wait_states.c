@@ -37,6 +37,7 @@
 #include "event_log.h"
 #include "wait_rules.h"
 #include "wait_states.h"
+#include "cause_replay.h"
 
 /* the exchanges' tags on the wrapper's communicator, used by no later step (the call
  * sites' tree and the report's pull use 1 and 2): the messages of an exchange that
@@ -65,6 +66,7 @@ struct exchange {
     int nseq, chunk; /* world collectives' sequence numbers; arrivals per reduction */
     int nfrom[2];    /* ranks that send here: their sends, their group items */
     double *in, *last;
+    int *mine, *who;             /* 3 * chunk: the last arrivals' ranks (the waits' causes) */
     struct pmpi_grp_item *items; /* nitems for the other communicators' owners */
     long long nitems, idle;
     int *gcnt; /* P: items to each owner */
@@ -79,6 +81,7 @@ static void exchange_free(struct exchange *x)
     free(x->rk);
     free(x->in);
     free(x->last);
+    free(x->mine);
     free(x->items);
     free(x->gcnt);
 }
@@ -103,9 +106,11 @@ static int exchange_alloc(struct exchange *x, struct pmpi_wait_log *w, int ok)
     x->chunk = x->nseq > COLL_CHUNK ? x->nseq : COLL_CHUNK;
     x->in = malloc((size_t)x->chunk * 3 * sizeof *x->in);
     x->last = malloc((size_t)x->chunk * 3 * sizeof *x->last);
+    x->mine = malloc((size_t)x->chunk * 6 * sizeof *x->mine);
+    x->who = x->mine ? x->mine + 3 * x->chunk : NULL;
     x->nitems = pmpi_wait_group_count(w, P, x->gcnt, &x->idle);
     x->items = malloc((size_t)(x->nitems ? x->nitems : 1) * sizeof *x->items);
-    x->ok = x->sends && x->rk && x->in && x->last && x->items;
+    x->ok = x->sends && x->rk && x->in && x->last && x->mine && x->items;
     return x->ok;
 }
 
@@ -155,13 +160,31 @@ static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_re
     free(back);
 }
 
+/* With the delay analysis on (the cause cells kept, on every rank), the ranks that
+ * arrived last at n sequence numbers (x->in this rank's arrivals, x->last the maxima):
+ * one Allreduce (max) of each rank's own where it is the last; NULL otherwise or when it
+ * failed (the waits then have no cause). */
+static const int *who_arrived(struct exchange *x, struct pmpi_wait_log *w, int n)
+{
+    if (!w->cause_rank)
+        return NULL;
+    MPI_Request req;
+    pmpi_wait_coll_mine(w, n, x->in, x->last, x->mine);
+    if (pmpi_idle_complete(PMPI_Iallreduce(x->mine, x->who, 3 * n, MPI_INT, MPI_MAX, x->comm, &req),
+                           &req) != MPI_SUCCESS) {
+        x->ok = 0;
+        return NULL;
+    }
+    return x->who;
+}
+
 /* Collectives on world-congruent communicators: the last arrivals of the first
  * COLL_CHUNK sequence numbers came with the agreement round (x->last), the later ones
  * take one Allreduce (max) per chunk (none unless a rank logged more than COLL_CHUNK). */
 static void collectives(struct exchange *x, struct pmpi_wait_log *w, int nseq, int chunk,
                         struct pmpi_wait_result *res)
 {
-    pmpi_wait_coll_waits(w, 0, COLL_CHUNK, x->last, res);
+    pmpi_wait_coll_waits(w, 0, COLL_CHUNK, x->last, who_arrived(x, w, COLL_CHUNK), res);
     for (int first = COLL_CHUNK; first < nseq; first += chunk) {
         int n = nseq - first < chunk ? nseq - first : chunk;
         pmpi_wait_coll_arrivals(w, first, n, x->in);
@@ -171,7 +194,7 @@ static void collectives(struct exchange *x, struct pmpi_wait_log *w, int nseq, i
             MPI_SUCCESS)
             x->ok = 0;
         else
-            pmpi_wait_coll_waits(w, first, n, x->last, res);
+            pmpi_wait_coll_waits(w, first, n, x->last, who_arrived(x, w, n), res);
     }
 }
 
@@ -223,6 +246,9 @@ static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
 
 /* PAPI_MPI_CLOCK_PINGPONG: 1 measures offsets by ping-pong even on rank 0's boot. */
 static int force_pingpong;
+/* PAPI_MPI_ROOT_CAUSES: 0 leaves out the delay analysis and the critical path (the
+ * backward replay, cause_replay.c). */
+static int causes_on;
 
 static int env_pingpong(void)
 {
@@ -232,6 +258,7 @@ static int env_pingpong(void)
 void pmpi_waits_init(struct pmpi_event_log *log)
 {
     force_pingpong = env_pingpong();
+    causes_on = pmpi_env_flag("PAPI_MPI_ROOT_CAUSES", 1, pmpi_id()->rank, "1 used");
     int on = pmpi_agree_add(PMPI_AGREE_MIN, log->on);
     pmpi_agree_run(MPI_COMM_WORLD);
     /* one rank without a log: no rank keeps one (the matching needs all) */
@@ -267,8 +294,10 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
                                         log->offset_ns, 0,
                                         (double)(pmpi_end()->t_final - pmpi_id()->t_init)},
                               .n = pmpi_log_count(log),
-                              .ev = log->ev};
+                              .ev = log->ev,
+                              .rank = pmpi_id()->rank};
     int ok = log->on && pmpi_wait_log_cells(&w) == 0;
+    int causes = ok && causes_on && pmpi_wait_log_causes(&w) == 0;
     if (ok)
         pmpi_wait_link(&w, MPI_ANY_TAG); /* the wildcard receives' partners, before counting */
     ok = exchange_alloc(&x, &w, ok);
@@ -296,7 +325,14 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
     int a_on = pmpi_agree_add(PMPI_AGREE_MIN, log->on), a_ok = pmpi_agree_add(PMPI_AGREE_MIN, ok);
     int a_nseq = pmpi_agree_add(PMPI_AGREE_MAX, x.nseq);
     int a_chunk = pmpi_agree_add(PMPI_AGREE_MIN, x.chunk);
+    int a_causes = pmpi_agree_add(PMPI_AGREE_MIN, causes);
     pmpi_agree_run(MPI_COMM_WORLD);
+    if (!pmpi_agree_value(a_causes)) { /* no rank fills its cause cells */
+        struct pmpi_wait_log none = w;
+        none.waiter = NULL, none.wait = NULL, none.kind = NULL;
+        pmpi_wait_log_free(&none);
+        w.sync = NULL, w.cause_rank = NULL, w.cause_rec = NULL;
+    }
     if (pmpi_agree_value(a_on)) {
         if (pmpi_agree_value(a_ok)) {
             /* Whether every rank's waits are whole travels to rank 0 with the wait
@@ -306,7 +342,11 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
                                        (int)pmpi_agree_value(a_chunk), &result);
             if (result.done)
                 pmpi_wait_attribute(&w, &result);
-            else
+            /* the delay analysis and the critical path: every rank, done or not (a
+             * rank that is not takes part and drops the analysis) */
+            if (w.cause_rank)
+                result.causes = pmpi_causes_replay(&w, x.comm, result.done);
+            if (!result.done)
                 memset(&result, 0, sizeof result); /* no part of this rank's is reported */
             result.agreed = 1;
             result.capacity = log->cap;

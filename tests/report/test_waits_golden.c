@@ -211,7 +211,7 @@ static int collectives(struct pmpi_wait_log *w, int P, struct pmpi_wait_result *
             last[k] = in[k] > last[k] ? in[k] : last[k];
     }
     for (int r = 0; in && last && r < P; r++)
-        pmpi_wait_coll_waits(&w[r], 0, nseq, last, &res[r]);
+        pmpi_wait_coll_waits(&w[r], 0, nseq, last, NULL, &res[r]);
     int rc = in && last ? 0 : -1;
     free(in), free(last);
     return rc;
