@@ -23,6 +23,7 @@
  * Waits go to the record that blocked, hence to its call site and the regions open.
  * The rules themselves are in wait_rules.c (no MPI); this file carries what the ranks
  * exchange for them. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +299,7 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
                               .rank = pmpi_id()->rank};
     int ok = log->on && pmpi_wait_log_cells(&w) == 0;
     int causes = ok && causes_on && pmpi_wait_log_causes(&w) == 0;
+    long long c_first = LLONG_MIN, c_end = -1; /* the replay's: the run's first, its end */
     if (ok)
         pmpi_wait_link(&w, MPI_ANY_TAG); /* the wildcard receives' partners, before counting */
     ok = exchange_alloc(&x, &w, ok);
@@ -325,7 +327,11 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
     int a_on = pmpi_agree_add(PMPI_AGREE_MIN, log->on), a_ok = pmpi_agree_add(PMPI_AGREE_MIN, ok);
     int a_nseq = pmpi_agree_add(PMPI_AGREE_MAX, x.nseq);
     int a_chunk = pmpi_agree_add(PMPI_AGREE_MIN, x.chunk);
+    if (causes && log->on) /* its memory now: after the agreement, nothing can fail */
+        causes = pmpi_causes_prepare(&w, &c_first, &c_end);
     int a_causes = pmpi_agree_add(PMPI_AGREE_MIN, causes);
+    int a_first = pmpi_agree_add(PMPI_AGREE_MAX, c_first);
+    int a_end = pmpi_agree_add(PMPI_AGREE_MAX, c_end);
     pmpi_agree_run(MPI_COMM_WORLD);
     if (!pmpi_agree_value(a_causes)) { /* no rank fills its cause cells */
         struct pmpi_wait_log none = w;
@@ -345,7 +351,8 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
             /* the delay analysis and the critical path: every rank, done or not (a
              * rank that is not takes part and drops the analysis) */
             if (w.cause_rank)
-                result.causes = pmpi_causes_replay(&w, x.comm, result.done);
+                result.causes = pmpi_causes_replay(
+                    &w, x.comm, result.done, pmpi_agree_value(a_first), pmpi_agree_value(a_end));
             if (!result.done)
                 memset(&result, 0, sizeof result); /* no part of this rank's is reported */
             result.agreed = 1;
@@ -353,6 +360,7 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
             result.note = log->note;
         }
     }
+    pmpi_causes_drop();                    /* where it did not run */
     PMPI_Comm_set_errhandler(x.comm, was); /* the later steps' */
     PMPI_Errhandler_free(&was);
     result.records = w.n;
