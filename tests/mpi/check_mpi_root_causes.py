@@ -32,6 +32,10 @@ in args adding up to mpi_root_causes.csv's (1e-6 s); the
 trace checked against its schema; merged without the logs (another folder), the same
 trace without the additions, the wrapper's papi_mpi_trace.json event for event; with logs
 of another run, said on stderr and the same file byte for byte as without logs.
+The same known answers for the ranks' own analysis at MPI_Finalize (the causes part, both
+MPIs): the report's root_causes (computed, conserved: explained + residual = waits) and
+critical_path (its total the wall time within 5 %) judged as the tables are, and the
+banner's "root causes (backward replay at MPI_Finalize" and "is caused by" lines.
 Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO [--part advice|trace]"""
 import argparse
 import csv
@@ -92,8 +96,44 @@ def launch(args, mode, scratch, more=None, finished=False):
             check(last == "MPI_Finalize",
                   f"{mode}: rank {r}'s event log kept past MPI_Finalize, "
                   f"its last line's reason {last}")
-    os.remove(os.path.join(out, "papi_mpi_report.json"))
+    # the job's own analysis, at MPI_Finalize (in_job): its report and banner kept aside
+    shutil.move(os.path.join(out, "papi_mpi_report.json"), os.path.join(scratch, mode + ".json"))
+    with open(os.path.join(scratch, mode + ".banner"), "w") as f:
+        f.write(p.stdout)
     return out
+
+
+def in_job(mode, judge, scratch):
+    """The root causes and critical path the ranks computed at MPI_Finalize (the report's
+    root_causes and critical_path, the banner's lines) judged as papi_report's tables
+    are: the same known answers."""
+    path = os.path.join(scratch, mode + ".json")
+    if not check(os.path.exists(path), f"{mode} at MPI_Finalize: the report kept"):
+        return
+    with open(path) as f:
+        rep = json.load(f)
+    with open(os.path.join(scratch, mode + ".banner")) as f:
+        banner = f.read()
+    rc, cp = rep.get("root_causes", {}), rep.get("critical_path", {})
+    if not check(rc.get("computed") is True,
+                 f"{mode} at MPI_Finalize: root causes computed ({rc.get('why')})"):
+        return
+    check(rc["conserved"] and abs(rc["explained_s"] + rc["residual_s"] - rc["waits_s"])
+          <= 1e-6 * max(1.0, rc["waits_s"]),
+          f"{mode} at MPI_Finalize: explained {rc['explained_s']:.6f} s + residual "
+          f"{rc['residual_s']:.6f} s = waits {rc['waits_s']:.6f} s")
+    check(rc["messages"] > 0 and rc["seconds"] > 0,
+          f"{mode} at MPI_Finalize: {rc['messages']} messages, {rc['seconds']:.6f} s")
+    check("papi_mpi: root causes (backward replay at MPI_Finalize" in banner and
+          "is caused by `" in banner, f"{mode} at MPI_Finalize: the banner's lines")
+    total, wall = cp.get("total_s", 0), cp.get("wall_s", 0)
+    check(wall > 0 and abs(total - wall) <= 0.05 * wall + cp.get("residual_s", 0),
+          f"{mode} at MPI_Finalize: the critical path's total {total:.6f} s is the wall time "
+          f"{wall:.6f} s +- 5 %")
+    as_csv = [{k: str(v) for k, v in row.items()} for row in rc.get("rows", [])]
+    path_rows = [{k: str(v) for k, v in row.items()} for row in cp.get("rows", [])]
+    print(f"== {mode}: the ranks' own analysis at MPI_Finalize")
+    judge(as_csv, banner, path_rows)
 
 
 def report(*argv, stderr=False):
@@ -543,6 +583,7 @@ def main():
                             if args.part == "causes" else ()):
             rows, text, path = run(args, mode, scratch)
             judge(rows, text, path)
+            in_job(mode, judge, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return verdict()
