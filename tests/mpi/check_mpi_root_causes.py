@@ -134,6 +134,16 @@ def in_job(mode, judge, scratch):
     path_rows = [{k: str(v) for k, v in row.items()} for row in cp.get("rows", [])]
     print(f"== {mode}: the ranks' own analysis at MPI_Finalize")
     judge(as_csv, banner, path_rows)
+    # papi_report on the finished job's report: the same rows as its tables
+    job = os.path.join(scratch, mode + "_finished")
+    os.makedirs(job)
+    shutil.copy(path, os.path.join(job, "papi_mpi_report.json"))
+    report(job, "-o", os.path.join(job, "tables"))
+    for name, want in (("mpi_root_causes.csv", as_csv), ("mpi_critical_path.csv", path_rows)):
+        got = table(os.path.join(job, "tables"), name, mode + " at MPI_Finalize")
+        check([r.get("cause", r.get("activity")) for r in got] ==
+              [r.get("cause", r.get("activity")) for r in want] and len(got) == len(want),
+              f"{mode} at MPI_Finalize: papi_report's {name} has the report's {len(want)} rows")
 
 
 def report(*argv, stderr=False):
