@@ -36,7 +36,9 @@ The same known answers for the ranks' own analysis at MPI_Finalize (the causes p
 MPIs): the report's root_causes (computed, conserved: explained + residual = waits) and
 critical_path (its total the wall time within 5 %) judged as the tables are, and the
 banner's "root causes (backward replay at MPI_Finalize" and "is caused by" lines.
-Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO [--part advice|trace]"""
+--part skew: chain on --np ranks with rank 1's clock 2 s ahead (--shim clock_shift_shim.so),
+judged at MPI_Finalize: the offsets undo the skew.
+Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO [--part advice|trace|skew]"""
 import argparse
 import csv
 import glob
@@ -575,12 +577,57 @@ def trace(args, scratch):
           f"trace: logs of another run said ({err4.strip()}) and left out")
 
 
+def skewed_chain(args, scratch):
+    """chain on --np ranks, rank 1's clock 2 s ahead (clock_shift_shim, offsets measured by
+    ping-pong): the ranks' own analysis at MPI_Finalize finds the waits of ranks 1..N-1
+    caused by rank 0's extra, 0.3 s direct and 0.3 s x (N - 2) propagated (or those shares
+    of what was measured), extra on the critical path, the costs conserved."""
+    n, mode = args.np, "chain on %d ranks, rank 1's clock 2 s ahead" % args.np
+    out = os.path.join(scratch, "skew")
+    os.makedirs(out)
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CLOCK_PINGPONG": "1",
+           "LD_PRELOAD": os.path.abspath(args.shim), "PAPI_TEST_CLOCK_SHIFT_RANK": "1",
+           "PAPI_TEST_CLOCK_SHIFT_NS": "2000000000"}
+    p = run_cmd([args.mpirun, "-np", str(n)] + rank_env(args.mpirun, env) + [args.program, "chain"])
+    if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
+        return
+    with open(os.path.join(out, "papi_mpi_report.json")) as f:
+        rep = json.load(f)
+    clock = rep["wait_states"]["clock"]
+    check(clock["max_offset_s"] > 1.9, f"{mode}: the offsets measured ({clock['max_offset_s']} s)")
+    rc, cp = rep.get("root_causes", {}), rep.get("critical_path", {})
+    if not check(rc.get("computed") is True, f"{mode}: computed ({rc.get('why')})"):
+        return
+    check(rc["conserved"], f"{mode}: explained {rc['explained_s']:.6f} s + residual "
+          f"{rc['residual_s']:.6f} s = waits {rc['waits_s']:.6f} s")
+    recv = [r for r in rc["rows"] if r["wait_call"] == "MPI_Recv"]
+    if not check(bool(recv), f"{mode}: root causes of the MPI_Recv waits"):
+        return
+    top = recv[0]
+    check(top["cause_rank"] == 0 and top["cause"] == "extra" and
+          top["wait_ranks"] == ("1-%d" % (n - 1) if n > 2 else "1"),
+          f"{mode}: the waits of ranks 1-{n - 1} caused by rank 0's extra "
+          f"({top['wait_ranks']}: {top['cause_rank']} {top['cause']})")
+    waited = top["waited_s"]
+    near(top["direct_s"], 0.3, f"{mode}: direct cost", waited / (n - 1))
+    near(top["propagated_s"], 0.3 * (n - 2), f"{mode}: propagated cost",
+         waited * (n - 2) / (n - 1))
+    extra = next((r for r in cp.get("rows", []) if r["activity"] == "extra"), None)
+    if check(extra is not None, f"{mode}: extra on the critical path"):
+        near(extra["path_s"], 0.3, f"{mode}: extra's time on the path")
+    total, wall = cp.get("total_s", 0), cp.get("wall_s", 0)
+    check(wall > 0 and abs(total - wall) <= 0.05 * wall + cp.get("residual_s", 0),
+          f"{mode}: the critical path's total {total:.6f} s is the wall time {wall:.6f} s +- 5 %")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--keep-log", required=True)
-    ap.add_argument("--part", choices=("causes", "advice", "trace"), default="causes")
+    ap.add_argument("--part", choices=("causes", "advice", "trace", "skew"), default="causes")
+    ap.add_argument("--np", type=int, default=8)
+    ap.add_argument("--shim", help="clock_shift_shim.so (--part skew)")
     args = ap.parse_args()
     scratch = tempfile.mkdtemp(prefix="papi_root_causes_")
     try:
@@ -589,6 +636,8 @@ def main():
             chain(args, scratch)
         if args.part == "trace":
             trace(args, scratch)
+        if args.part == "skew":
+            skewed_chain(args, scratch)
         for mode, judge in ((("pipeline", pipeline), ("allreduce", allreduce), ("waitall", waitall))
                             if args.part == "causes" else ()):
             rows, text, path = run(args, mode, scratch)
