@@ -36,6 +36,8 @@ The same known answers for the ranks' own analysis at MPI_Finalize (the causes p
 MPIs): the report's root_causes (computed, conserved: explained + residual = waits) and
 critical_path (its total the wall time within 5 %) judged as the tables are, and the
 banner's "root causes (backward replay at MPI_Finalize" and "is caused by" lines.
+--part conservation: the same chain with one replay message corrupted per rank
+(--shim replay_fault_shim.so): a lost and a double-counted cost each fail the check.
 --part skew: chain on --np ranks with rank 1's clock 2 s ahead (--shim clock_shift_shim.so),
 judged at MPI_Finalize: the offsets undo the skew.
 Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO [--part advice|trace|skew]"""
@@ -620,12 +622,36 @@ def skewed_chain(args, scratch):
           f"{mode}: the critical path's total {total:.6f} s is the wall time {wall:.6f} s +- 5 %")
 
 
+def faulty_replay(args, scratch, how):
+    """chain on --np ranks, the first replay message each rank receives corrupted (--shim
+    replay_fault_shim.so: its first flow's time lost, or counted twice): the report says
+    the costs are not conserved, and so does the banner."""
+    mode = "a replay that %s a cost" % ("loses" if how == "lose" else "double-counts")
+    out = os.path.join(scratch, how)
+    os.makedirs(out)
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "LD_PRELOAD": os.path.abspath(args.shim),
+           "PAPI_TEST_REPLAY_FAULT": how}
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env)
+                + [args.program, "chain"])
+    if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
+        return
+    applied = sum(int(n) for n in re.findall(r"^REPLAY_FAULT rank \d+ applied (\d+)$",
+                                             p.stdout, re.M))
+    check(applied >= 1, f"{mode}: {applied} replay messages corrupted")
+    with open(os.path.join(out, "papi_mpi_report.json")) as f:
+        rc = json.load(f).get("root_causes", {})
+    check(rc.get("computed") is True and rc.get("conserved") is False,
+          f"{mode}: the report's conserved is false (computed {rc.get('computed')}, "
+          f"conserved {rc.get('conserved')})")
+    check("NOT CONSERVED" in p.stdout, f"{mode}: the banner says NOT CONSERVED")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--keep-log", required=True)
-    ap.add_argument("--part", choices=("causes", "advice", "trace", "skew"), default="causes")
+    ap.add_argument("--part", choices=("causes", "advice", "trace", "skew", "conservation"), default="causes")
     ap.add_argument("--np", type=int, default=8)
     ap.add_argument("--shim", help="clock_shift_shim.so (--part skew)")
     args = ap.parse_args()
@@ -638,6 +664,9 @@ def main():
             trace(args, scratch)
         if args.part == "skew":
             skewed_chain(args, scratch)
+        if args.part == "conservation":
+            for how in ("lose", "double"):
+                faulty_replay(args, scratch, how)
         for mode, judge in ((("pipeline", pipeline), ("allreduce", allreduce), ("waitall", waitall))
                             if args.part == "causes" else ()):
             rows, text, path = run(args, mode, scratch)
