@@ -113,7 +113,7 @@ def in_job(mode, judge, scratch):
     are: the same known answers."""
     path = os.path.join(scratch, mode + ".json")
     if not check(os.path.exists(path), f"{mode} at MPI_Finalize: the report kept"):
-        return
+        return None
     with open(path) as f:
         rep = json.load(f)
     with open(os.path.join(scratch, mode + ".banner")) as f:
@@ -121,7 +121,7 @@ def in_job(mode, judge, scratch):
     rc, cp = rep.get("root_causes", {}), rep.get("critical_path", {})
     if not check(rc.get("computed") is True,
                  f"{mode} at MPI_Finalize: root causes computed ({rc.get('why')})"):
-        return
+        return None
     check(rc["conserved"] and abs(rc["explained_s"] + rc["residual_s"] - rc["waits_s"])
           <= 1e-6 * max(1.0, rc["waits_s"]),
           f"{mode} at MPI_Finalize: explained {rc['explained_s']:.6f} s + residual "
@@ -138,6 +138,7 @@ def in_job(mode, judge, scratch):
     path_rows = [{k: str(v) for k, v in row.items()} for row in cp.get("rows", [])]
     print(f"== {mode}: the ranks' own analysis at MPI_Finalize")
     judge(as_csv, banner, path_rows)
+    result = as_csv
     # papi_report on the finished job's report: the same rows as its tables
     job = os.path.join(scratch, mode + "_finished")
     os.makedirs(job)
@@ -148,6 +149,23 @@ def in_job(mode, judge, scratch):
         check([r.get("cause", r.get("activity")) for r in got] ==
               [r.get("cause", r.get("activity")) for r in want] and len(got) == len(want),
               f"{mode} at MPI_Finalize: papi_report's {name} has the report's {len(want)} rows")
+    return result
+
+
+def same_run(mode, logs, ranks):
+    """One run, two analyses: papi_report's of the kept event logs and the ranks' own at
+    MPI_Finalize give the same largest cause, its costs within 5 % (or 5 ms)."""
+    if not logs or not ranks:
+        return
+    a, b = logs[0], ranks[0]
+    key = ("cause_rank", "cause", "wait_kind", "wait_call", "wait_ranks")
+    check(all(a[k] == b[k] for k in key),
+          f"{mode}: the same largest cause from the logs and at MPI_Finalize "
+          f"({[a[k] for k in key]} / {[b[k] for k in key]})")
+    for k in ("direct_s", "propagated_s", "waited_s"):
+        x, y = float(a[k]), float(b[k])
+        check(abs(x - y) <= max(0.05 * max(x, y), 0.005),
+              f"{mode}: {k} {x:.6f} s from the logs, {y:.6f} s at MPI_Finalize (5 %)")
 
 
 def report(*argv, stderr=False):
@@ -671,7 +689,7 @@ def main():
                             if args.part == "causes" else ()):
             rows, text, path = run(args, mode, scratch)
             judge(rows, text, path)
-            in_job(mode, judge, scratch)
+            same_run(mode, rows, in_job(mode, judge, scratch))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return verdict()
