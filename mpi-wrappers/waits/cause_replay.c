@@ -311,12 +311,6 @@ static int with_cause(const struct replay *r, const struct pmpi_tl_call *c)
     return c->wait > 0 && c->cause_rank >= 0 && c->cause_rank < r->P && c->cause_rank != r->me;
 }
 
-static void displacements(int P, const int *cnt, int *dis)
-{
-    for (int k = 0; k < P; k++)
-        dis[k] = k ? dis[k - 1] + cnt[k - 1] : 0;
-}
-
 /* The queries out, the answers back (two sparse exchanges, every rank taking part
  * whatever its memory: its workspace came before the replay's agreement); this rank's
  * expected messages from the queries it got. */
@@ -338,7 +332,7 @@ static void queries(struct replay *r, struct pmpi_sparse_ws *ws, int *cnt, char 
     for (long long b = 0; b < tl->ncalls && r->nq; b++)
         if (with_cause(r, &tl->calls[b]))
             cnt[tl->calls[b].cause_rank]++;
-    displacements(P, cnt, dis);
+    pmpi_sparse_displacements(P, cnt, dis);
     for (long long b = 0; b < tl->ncalls && r->nq; b++) {
         const struct pmpi_tl_call *c = &tl->calls[b];
         if (!with_cause(r, c))
@@ -397,7 +391,7 @@ static void queries(struct replay *r, struct pmpi_sparse_ws *ws, int *cnt, char 
             }
         }
     r->nex = nin;
-    displacements(P, rcnt, rdis);
+    pmpi_sparse_displacements(P, rcnt, rdis);
     void *back = NULL;
     ok &= pmpi_sparse_exchange(r->comm, ws, TAG_ANSWERS, sizeof(struct answer), rcnt, rdis,
                                out ? (void *)out : (void *)flags, got, sent, 0, cnt, dis, &back);

@@ -115,18 +115,12 @@ static int exchange_alloc(struct exchange *x, struct pmpi_wait_log *w, int ok)
     return x->ok;
 }
 
-static void displacements(int P, const int *cnt, int *dis)
-{
-    for (int r = 0; r < P; r++)
-        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
-}
-
 /* Point-to-point: sends to their receivers, matched there, answered. */
 static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_result *res)
 {
     int P = x->P;
     void *rb = NULL;
-    displacements(P, x->cnt, x->dis);
+    pmpi_sparse_displacements(P, x->cnt, x->dis);
     pmpi_wait_sends_fill(w, P, x->dis, x->fill, x->sends);
     int ok = pmpi_sparse_exchange(x->comm, &x->ws, TAG_SENDS, sizeof *x->sends, x->cnt, x->dis,
                                   x->sends, NULL, NULL, x->nfrom[0], x->rcnt, x->rdis, &rb);
@@ -145,7 +139,7 @@ static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_re
     if (ok)
         pmpi_wait_receives_match(w, P, in, x->rcnt, x->rdis, sk, x->rk, ans, acnt, res);
     /* every rank that sent here gets one message, perhaps empty: no count travels first */
-    displacements(P, acnt, x->dis);
+    pmpi_sparse_displacements(P, acnt, x->dis);
     ok &= pmpi_sparse_exchange(x->comm, &x->ws, TAG_ANSWERS, sizeof *ans, acnt, x->dis,
                                ans ? (void *)ans : (void *)x->fill, x->got, x->sent, 0, x->rcnt,
                                x->rdis, &rb);
@@ -208,7 +202,7 @@ static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
     int P = x->P, *cnt = x->gcnt;
     void *rb = NULL;
     memset(x->fill, 0, (size_t)P * sizeof *x->fill);
-    displacements(P, cnt, x->dis);
+    pmpi_sparse_displacements(P, cnt, x->dis);
     pmpi_wait_group_fill(w, P, x->dis, x->fill, x->items);
     int ok = pmpi_sparse_exchange(x->comm, &x->ws, TAG_GROUPS, sizeof *x->items, cnt, x->dis,
                                   x->items, NULL, NULL, x->nfrom[1], x->rcnt, x->rdis, &rb);
@@ -227,7 +221,7 @@ static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
     else /* none answered: every sender here gets an empty message */
         memset(x->rcnt, 0, (size_t)P * sizeof *x->rcnt);
     /* each item's answer goes back where it came from, in the order it came */
-    displacements(P, x->rcnt, x->rdis);
+    pmpi_sparse_displacements(P, x->rcnt, x->rdis);
     ok &= pmpi_sparse_exchange(x->comm, &x->ws, TAG_GROUP_ANSWERS, sizeof *ans, x->rcnt, x->rdis,
                                ans ? (void *)ans : (void *)x->fill, x->got, x->sent, 0, cnt, x->dis,
                                &rb);
