@@ -716,6 +716,11 @@ static void own_wait(struct replay *r, int64_t b, long long qi)
     if (nflow < 0 || !a || a->chosen < -1) {
         if (nflow < 0)
             r->ok = 0;
+        if (nflow < 0 && a && a->chosen >= -1) { /* the cause waits for it: said lost */
+            struct msg_head lost = {a->entry, 0, 0, 0, 1, 0};
+            PMPI_Send(&lost, sizeof lost, MPI_BYTE, c->cause_rank, TAG_REPLAY, r->comm);
+            r->sent++;
+        }
         r->residual += nflow < 0 ? c->wait : total;
         if (at_stop) { /* no cause known: the path stays here, waiting */
             const struct pmpi_tl_seg *g = &tl->segs[r->path.n];
@@ -1119,6 +1124,8 @@ static int *rp_cnt;
 static int64_t *rp_qi_of;
 static char *rp_flags;
 static int rp_ready;
+static long long rp_end; /* this rank's end as agreed on, and its time */
+static double rp_end_t;
 
 static void replay_free(struct replay *r)
 {
@@ -1218,7 +1225,8 @@ int pmpi_causes_prepare(const struct pmpi_wait_log *w, long long *first, long lo
             t1 = pmpi_wait_time(&w->clock, w->ev[i].t1);
         }
     *first = isfinite(t0) ? -(long long)t0 : LLONG_MIN;
-    *end = end_key(t1, w->rank, r->P);
+    *end = rp_end = end_key(t1, w->rank, r->P);
+    rp_end_t = t1;
     if (!ok)
         replay_free(r);
     rp_ready = ok;
@@ -1273,10 +1281,10 @@ struct pmpi_cause_result *pmpi_causes_replay(const struct pmpi_wait_log *w, MPI_
         if (c->wait > 0)
             r->waits_by[(size_t)c->kind * PMPI_NCALLS + c->call] += c->wait;
     }
-    if (tl->nsegs && end >= 0 && end_key(tl->segs[tl->nsegs - 1].t1, r->me, r->P) == end) {
+    if (tl->nsegs && end >= 0 && rp_end == end) { /* the rank that ended last */
         r->path.on = 1;
         r->path.n = tl->nsegs - 1;
-        r->path.t = tl->segs[tl->nsegs - 1].t1;
+        r->path.t = rp_end_t;
     }
     res.end = tl->nsegs && r->path.on ? r->path.t : 0;
     queries(r, &rp_ws, rp_cnt, rp_flags);
