@@ -51,6 +51,9 @@ enum { TAG_QUERIES = 15, TAG_ANSWERS, TAG_REPLAY };
 /* The meetings a query names, latest first: the interval is the latest of them the cause
  * rank had before the record waited for; past them, the ranks' first calls. */
 #define QCAND 4
+/* How far back a query looks for them (calls): a wait for a rank met long ago, or never,
+ * takes the ranks' first calls without a scan of the whole log for each. */
+#define SCAN (1 << 16)
 
 struct query {
     int64_t cause_rec;
@@ -296,7 +299,7 @@ static int interval(struct replay *r, double s, double e, struct keytab *t, int 
 static int candidates(const struct pmpi_timeline *tl, int64_t b, int c, struct pmpi_sync *out)
 {
     int n = 0, sure = 0;
-    for (int64_t j = b - 1; j >= 0 && n < QCAND && sure < 2; j--) {
+    for (int64_t j = b - 1; j >= 0 && j >= b - SCAN && n < QCAND && sure < 2; j--) {
         const struct pmpi_tl_call *x = &tl->calls[j];
         if (x->sync.type == PMPI_SYNC_NONE || (x->sync.type == PMPI_SYNC_P2P && x->partner != c))
             continue;
