@@ -12,10 +12,11 @@ each read forward once. Memory: the buffer and one cursor a run, whatever the it
 
 Rows: a table of fixed-width rows of int64 fields (a rank's timeline: log_delays.py,
 timeline.py), appended a block of BLOCK rows at a time and read back on demand, a block
-per os.pread into an array: random access keeps CACHED blocks of a table in memory, never
-the table (not mmap: the pages of a mapping it touches would count in the process's RSS
-until unmapped). sort_rows() sorts rows into a Rows by runs of SORT_ROWS rows merged
-k-way (heapq.merge, one block a run in memory).
+per os.pread into an array: random access keeps the last CACHED blocks the spill's tables
+read (all tables together: memory independent of the tables and of their rows), never a
+table (not mmap: the pages of a mapping it touches would count in the process's RSS until
+unmapped). sort_rows() sorts rows into a Rows by runs of SORT_ROWS rows merged k-way
+(heapq.merge, one block a run in memory).
 The load layer: the standard library only."""
 import bisect
 import heapq
@@ -31,8 +32,11 @@ BOUND = 1 << 15
 _HEAD = struct.Struct("<qq")  # a run's segment: its key, then its pickle's length
 #: Rows a Rows block holds: what one read brings back (a few KB).
 BLOCK = 128
-#: Blocks a Rows keeps read, the most recent (random access moves around a few places).
-CACHED = 8
+#: Blocks the Rows of a Spill keep read, all of them together, the oldest dropped first
+#: (random access moves around a few places of a few tables a rank), as arrays (at most
+#: 11 KB each), and the last blocks bisect() searched as lists of tuples or a field's
+#: values (at most 40 KB): a few MB whatever the ranks.
+CACHED, CACHED_TUPLES = 256, 64
 #: bisect()'s first steps whose probes a Rows keeps (2^TOP - 1 values).
 TOP = 9
 #: Rows sort_rows() sorts in memory at a time (a run).
@@ -46,6 +50,8 @@ class Spill:
         self._file = tempfile.TemporaryFile(prefix="papi_report.")
         self._fd = self._file.fileno()
         self.size = 0
+        self.tables = 0  # the Rows made: each one's number, its blocks' key in the caches
+        self.blocks, self.tuples = _Cache(CACHED), _Cache(CACHED_TUPLES)
 
     def put(self, obj):
         """Where obj is kept: (offset, length), for get()."""
@@ -77,6 +83,20 @@ class Spill:
 
     def close(self):
         self._file.close()
+
+
+class _Cache(dict):
+    """{key: value}, at most `bound` of them: the oldest dropped first."""
+
+    def __init__(self, bound):
+        super().__init__()
+        self.bound = bound
+
+    def put(self, key, value):
+        if len(self) >= self.bound:
+            del self[next(iter(self))]
+        self[key] = value
+        return value
 
 
 class Buckets:
@@ -140,9 +160,9 @@ class Rows:
         self._at = array("q")  # the spill offset of each full block
         self._rows = []  # the last block's rows, not written yet
         self._n = 0
-        self._cache = {}  # block number -> array, at most CACHED, the oldest dropped first
+        spill.tables += 1
+        self._id = spill.tables  # with a block's number, its key in the spill's caches
         self._tree = {}  # field -> _probes(): bisect()'s first TOP steps' rows and values
-        self._keyed = {}  # (block, field) -> _keys(), at most CACHED
 
     def append(self, row):
         """A row: width ints (one past int64 kept as its 64 bits, signed)."""
@@ -165,17 +185,14 @@ class Rows:
         return blk
 
     def _get_block(self, b):
-        blk = self._cache.get(b)
-        if blk is None:
-            if len(self._cache) >= CACHED:
-                del self._cache[next(iter(self._cache))]
-            blk = self._cache[b] = self._read(b)
-        return blk
+        blocks = self._spill.blocks
+        blk = blocks.get((self._id, b))
+        return blk if blk is not None else blocks.put((self._id, b), self._read(b))
 
     def get(self, i, f):
         """Field f of row i (0 <= i < len)."""
         b, k = divmod(i, self._block)
-        blk = self._cache.get(b)
+        blk = self._spill.blocks.get((self._id, b))
         if blk is None:
             blk = self._get_block(b)
         return blk[k * self.width + f]
@@ -183,7 +200,7 @@ class Rows:
     def row(self, i):
         """Row i as a tuple."""
         b, k = divmod(i, self._block)
-        blk = self._cache.get(b)
+        blk = self._spill.blocks.get((self._id, b))
         if blk is None:
             blk = self._get_block(b)
         return tuple(blk[k * self.width:(k + 1) * self.width])
@@ -234,13 +251,12 @@ class Rows:
 
     def _keys(self, b, f):
         """Block b's rows as tuples (f None) or its field f, kept beside the block."""
-        got = self._keyed.get((b, f))
+        key = (self._id, b, f)
+        got = self._spill.tuples.get(key)
         if got is None:
-            if len(self._keyed) >= CACHED:
-                del self._keyed[next(iter(self._keyed))]
             blk, w = self._get_block(b), self.width
-            got = self._keyed[(b, f)] = [tuple(blk[k:k + w]) for k in range(0, len(blk), w)] \
-                if f is None else blk[f::w]
+            got = self._spill.tuples.put(key, [tuple(blk[k:k + w]) for k in range(
+                0, len(blk), w)] if f is None else blk[f::w])
         return got
 
     def scan_from(self, i):

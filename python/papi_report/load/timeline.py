@@ -213,8 +213,8 @@ class DiskTimeline(_Timeline):
         return (_SYNC_TAG[st], a, r[_SB])
 
     def span(self, i):
-        r = self._calls.row(i)
-        return r[_T0], r[_T1]
+        c = self._calls
+        return c.get(i, _T0), c.get(i, _T1)
 
     def sync(self, i):
         r = self._calls.row(i)
