@@ -63,7 +63,8 @@ def walk(calls, regions=None, steps=True):
     of the lists): {"path": {(rank, key): ns}, "sites": {key: (rank, (site, call name)) of
     its longest part on the path}, "total": ns on the path, "end": ns the path ends (the
     last rank's end), "start": ns it starts, "first": ns of the earliest record of any rank,
-    "residual": ns of clock overlap, "segs": {rank: Segments (a sequence)}, "steps": [(rank,
+    "residual": ns of clock overlap, "segs": {rank: Segments (a sequence)}, "timelines":
+    {rank: its timeline} (of those ranks), "steps": [(rank,
     key, t0, t1, (site, call name))] the path's parts in time order (the trace's track of
     it; steps=False: [], the rest the same)}. Memory: the path's cells, a bit a call (the
     waits it left their rank at) and the steps it is asked for: over DiskTimelines nothing
@@ -71,7 +72,7 @@ def walk(calls, regions=None, steps=True):
     tls = timeline.of(calls, regions)
     segs = {r: tl.segs for r, tl in tls.items() if len(tl.segs)}
     out = {"path": {}, "sites": {}, "total": 0, "end": 0, "start": 0, "first": 0,
-           "residual": 0, "segs": segs, "steps": []}
+           "residual": 0, "segs": segs, "timelines": {r: tls[r] for r in segs}, "steps": []}
     if not segs:
         return out
     longest = {}
@@ -133,16 +134,22 @@ def check(result, tolerance=1e-6):
     return None
 
 
-def per_rank(segs):
+def per_rank(result):
     """{key: {rank: ns}}: each rank's time per activity (waits as ("wait", call, ""); its
-    start after the first record of any rank as START)."""
-    first = min((s[0].t0 for s in segs.values()), default=0)
-    out = {START: {r: s[0].t0 - first for r, s in segs.items()}}
-    for r, s in segs.items():
-        for g in s:
-            key = g.key if g.key is not None else ("wait", g.site[1], "")
+    start after the first record of any rank as START), of a walk's result: over its
+    timelines' coded Segments, summed by activity and translated once."""
+    tls = result["timelines"]
+    first = min((tl.segs[0].t0 for tl in tls.values()), default=0)
+    out = {START: {r: tl.segs[0].t0 - first for r, tl in tls.items()}}
+    for r, tl in tls.items():
+        spent, names = {}, tl.names.values
+        for t0, t1, key, site, _order in tl.coded_since(0):
+            code = key if key >= 0 else -2 - site  # a wait by its call's site
+            spent[code] = spent.get(code, 0) + t1 - t0
+        for code, ns in spent.items():
+            key = names[code] if code >= 0 else ("wait", names[-2 - code][1], "")
             cell = out.setdefault(key, {})
-            cell[r] = cell.get(r, 0) + g.t1 - g.t0
+            cell[r] = cell.get(r, 0) + ns
     return out
 
 
@@ -172,9 +179,8 @@ def rows(result, site_name=None):
     mean_s, at least 0), saving_bound_s (the most the run could save were that imbalance
     removed: the indicator). site: site_name(rank, site) where it names it ("FILE:LINE"),
     else its address; "" none."""
-    segs = result["segs"]
-    nranks = max(1, len(segs))
-    spent = per_rank(segs)
+    nranks = max(1, len(result["segs"]))
+    spent = per_rank(result)
     out = []
     for key, (ns, ranks) in by_activity(result["path"]).items():
         by_rank = spent.get(key, {})

@@ -291,21 +291,37 @@ def _packed(rows):
 
 def sort_rows(spill, rows, width, reverse=False):
     """A Rows of the rows (tuples of width ints, any number) sorted (descending with
-    reverse): runs of SORT_ROWS rows sorted in memory and written, then merged."""
-    runs, buf = [], []
+    reverse): a Sorter's."""
+    out = Sorter(spill, width, reverse)
     for r in rows:
-        buf.append(r)
-        if len(buf) >= SORT_ROWS:
-            runs.append(_run(spill, buf, width, reverse))
-            buf = []
-    if not runs:
-        return _run(spill, buf, width, reverse)
-    if buf:
-        runs.append(_run(spill, buf, width, reverse))
-    out = Rows(spill, width)
-    for r in heapq.merge(*(run.scan() for run in runs), reverse=reverse):
-        out.append(r)
-    return out
+        out.add(r)
+    return out.rows()
+
+
+class Sorter:
+    """Rows given one at a time (add), then sorted (rows(): a Rows; descending with
+    reverse): runs of SORT_ROWS rows sorted in memory and written, then merged."""
+
+    def __init__(self, spill, width, reverse=False):
+        self._spill, self._width, self._reverse = spill, width, reverse
+        self._runs, self._buf = [], []
+
+    def add(self, row):
+        self._buf.append(row)
+        if len(self._buf) >= SORT_ROWS:
+            self._runs.append(_run(self._spill, self._buf, self._width, self._reverse))
+            self._buf = []
+
+    def rows(self):
+        sp, w, rev = self._spill, self._width, self._reverse
+        if not self._runs:
+            return _run(sp, self._buf, w, rev)
+        if self._buf:
+            self._runs.append(_run(sp, self._buf, w, rev))
+        out = Rows(sp, w)
+        for r in heapq.merge(*(run.scan() for run in self._runs), reverse=rev):
+            out.append(r)
+        return out
 
 
 def _run(spill, buf, width, reverse):

@@ -165,17 +165,18 @@ class DiskTimeline(_Timeline):
 
     def finish(self):
         """Its Segments (each with its place in call order: 2i before call i, 2i + 1 call
-        i's own), its sync ids sorted, its waits sorted by their end."""
+        i's own), its sync ids sorted, its waits sorted by their end where its calls do
+        not give them in that order (they nearly always do)."""
         names, segs = self._names, spill.Rows(self._spill, 5)
         calls = _Plain(self)
         for g in iter_segments(calls, self.regions):
             segs.append((int(g.t0), int(g.t1), -1 if g.key is None else names.id(g.key),
                          names.id(g.site), 2 * calls.at if g.call is None else 2 * g.call + 1))
-        self._segs, self._waits = segs, calls.waits
+        self._segs, self._met = segs, calls.met.rows()
         if not calls.waits_in_order:
-            self._waits = spill.sort_rows(self._spill, calls.waits.scan(), 2)
-        self._met = spill.sort_rows(self._spill, ((r[_STYPE], r[_SA], r[_SB], i) for i, r in
-                                                  enumerate(self._calls.scan()) if r[_STYPE]), 4)
+            self._waits = spill.sort_rows(self._spill, ((r[_T0] + r[_WAIT], i) for i, r in
+                                                        enumerate(self._calls.scan())
+                                                        if r[_WAIT] > 0), 2)
 
     def resolve(self, timelines):
         """Its calls' causes found, as (rank, call index), through the causing rank's index
@@ -243,27 +244,32 @@ class DiskTimeline(_Timeline):
         return self._calls.get(i, _T0) + self._calls.get(i, _WAIT)
 
     def waits(self, rank):
-        return ((end, rank, i) for end, i in self._waits.scan(reverse=True))
+        if self._waits is not None:
+            return ((end, rank, i) for end, i in self._waits.scan(reverse=True))
+        n = len(self._calls)
+        return ((r[_T0] + r[_WAIT], rank, i) for i, r in
+                zip(range(n - 1, -1, -1), self._calls.scan(reverse=True)) if r[_WAIT] > 0)
 
 
 class _Plain:
     """A DiskTimeline's calls read in order for segments() (no causes yet; at: the index
-    of the last one read), its waits' (end, call index) written as they go by (waits;
-    waits_in_order: whether in increasing order, as a rank's calls nearly always are)."""
+    of the last one read), their sync ids given to a spill.Sorter as they go by (met), and
+    whether their waits' ends come in increasing order (waits_in_order)."""
 
     def __init__(self, tl):
         self._tl, self.at = tl, -1
-        self.waits, self.waits_in_order = spill.Rows(tl._spill, 2), True
+        self.met, self.waits_in_order = spill.Sorter(tl._spill, 4), True
 
     def __iter__(self):
-        v, last = self._tl._names.values, None
+        v, last, met = self._tl._names.values, None, self.met
         for i, r in enumerate(self._tl._calls.scan()):
             self.at = i
+            if r[_STYPE]:
+                met.add((r[_STYPE], r[_SA], r[_SB], i))
             if r[_WAIT] > 0:
                 w = (r[_T0] + r[_WAIT], i)
                 if last is not None and w < last:
                     self.waits_in_order = False
-                self.waits.append(w)
                 last = w
             yield Call(r[_T0], r[_T1], v[r[_NAME]], v[r[_SITE]], None,
                        float(r[_WAIT]) if r[_WAIT] else 0, v[r[_KIND]], None)
