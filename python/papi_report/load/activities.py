@@ -20,14 +20,20 @@ def segments(calls, regions):
     """A rank's time as Segments, in order, from its first call: compute between calls
     split at region boundaries (regions: (t, +1 enter / -1 exit, name) in time order), each
     call's wait then the rest of it."""
-    out, stack, k, prev = [], [], 0, None
+    return list(iter_segments(calls, regions))
+
+
+def iter_segments(calls, regions):
+    """segments() one at a time, each as soon as the call it ends with is read (calls: an
+    iterable; regions: a sequence), for a timeline written to disk (timeline.py)."""
+    stack, k, prev = [], 0, None
     for i, c in enumerate(calls):
         if prev is not None:
             t = prev
             while k < len(regions) and regions[k][0] <= c.t0:
                 rt, step, name = regions[k]
                 if rt > t:
-                    out.append(_compute(t, rt, stack, c))
+                    yield _compute(t, rt, stack, c)
                     t = rt
                 if step > 0:
                     stack.append(name)
@@ -35,7 +41,7 @@ def segments(calls, regions):
                     del stack[len(stack) - 1 - stack[::-1].index(name)]
                 k += 1
             if c.t0 > t:
-                out.append(_compute(t, c.t0, stack, c))
+                yield _compute(t, c.t0, stack, c)
         else:  # regions entered before the first call: open from it on
             while k < len(regions) and regions[k][0] <= c.t0:
                 _rt, step, name = regions[k]
@@ -46,12 +52,11 @@ def segments(calls, regions):
                 k += 1
         w = min(max(c.wait, 0), c.t1 - c.t0)
         if w > 0:
-            out.append(Segment(c.t0, c.t0 + w, None, (c.site, c.name), i))
+            yield Segment(c.t0, c.t0 + w, None, (c.site, c.name), i)
         if c.t1 > c.t0 + w:
-            out.append(Segment(c.t0 + w, c.t1, ("mpi", c.name, stack[-1] if stack else ""),
-                               (c.site, c.name), i))
+            yield Segment(c.t0 + w, c.t1, ("mpi", c.name, stack[-1] if stack else ""),
+                          (c.site, c.name), i)
         prev = max(c.t1, prev if prev is not None else c.t1)
-    return out
 
 
 def _compute(t0, t1, stack, nxt):

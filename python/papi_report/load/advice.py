@@ -96,7 +96,7 @@ def findings(path, causes, site_name=None, most=MOST):
     nranks = len(segs)
     wall = path["end"] - path["first"]
     least = max(1e6, 0.02 * wall)  # ns: below it a finding is noise
-    spent = per_rank(segs)
+    spent = per_rank(path)
     costs = causes.get("costs", {})
     on_path = by_activity(path["path"])
     out = []

@@ -20,36 +20,21 @@ the indicator: an upper bound on the run's saving, since another path may then s
 wall time. Clocks that disagree can put the record waited for after the wait's end: the
 overlap is walked twice and counted as the clock residual, so the path's total equals
 the wall time within it (check()). Plain Python, pure functions."""
-import bisect
-
-from .activities import activity_name, segments
+from . import timeline
+from .activities import activity_name
 from .root_causes import ranks_text, site_text
 
 #: The activity of a rank's time before its first record, after the first of any rank.
 START = ("start", "", "")
 
 
-def _call_keys(segs):
-    """{call index: activity key} of the calls' parts not spent waiting."""
-    return {g.call: g.key for g in segs if g.key is not None and g.key[0] == "mpi"}
-
-
-def _first_segments(segs):
-    """{call index: index of its first Segment} (a call of no time has none)."""
-    out = {}
-    for n, g in enumerate(segs):
-        if g.call is not None:
-            out.setdefault(g.call, n)
-    return out
-
-
-def _before(segs, firsts, starts, ci, t):
-    """The index of the last Segment of a rank that starts before t, t within its call ci:
-    found from the call, not by time alone (a rank's records can overlap by a few us, so
-    its Segments' starts are not always in order)."""
-    n = firsts.get(ci)
+def _before(tl, ci, t):
+    """The index of the last Segment of a rank's timeline tl that starts before t, t within
+    its call ci: found from the call, not by time alone (a rank's records can overlap by a
+    few us, so its Segments' starts are not always in order)."""
+    segs, n = tl.segs, tl.first_seg(ci)
     if n is None:  # a call of no time: by time
-        return bisect.bisect_left(starts, t) - 1
+        return tl.bisect_starts(t, right=False) - 1
     if segs[n].t0 >= t:
         return n - 1
     while n + 1 < len(segs) and segs[n + 1].call == ci and segs[n + 1].t0 < t:
@@ -57,30 +42,47 @@ def _before(segs, firsts, starts, ci, t):
     return n
 
 
-def walk(calls, regions=None):
-    """The critical path of calls ({rank: [Call] in time order}; regions: {rank: [(t, +1/-1,
-    name)]}): {"path": {(rank, key): ns}, "sites": {key: (rank, (site, call name)) of its
-    longest part on the path}, "total": ns on the path, "end": ns the path ends (the last
-    rank's end), "start": ns it starts, "first": ns of the earliest record of any rank,
-    "residual": ns of clock overlap, "segs": {rank: Segments}, "steps": [(rank, key, t0, t1,
-    (site, call name))] the path's parts in time order (the trace's track of it)}."""
-    regions = regions or {}
-    segs = {r: segments(cs, regions.get(r, [])) for r, cs in calls.items()}
-    segs = {r: s for r, s in segs.items() if s}
+class _Jumped:
+    """The waits the walk left their rank at, a bit a call per rank (each leaves it once)."""
+
+    def __init__(self, tls):
+        self._bits = {r: bytearray((len(tl) + 7) // 8) for r, tl in tls.items()}
+
+    def __contains__(self, rc):
+        r, i = rc
+        return bool(self._bits[r][i >> 3] & (1 << (i & 7)))
+
+    def add(self, rc):
+        r, i = rc
+        self._bits[r][i >> 3] |= 1 << (i & 7)
+
+
+def walk(calls, regions=None, steps=True):
+    """The critical path of calls ({rank: [Call] in time order}, or {rank: timeline}
+    (timeline.py: a dead job's on disk, log_delays.py); regions: {rank: [(t, +1/-1, name)]}
+    of the lists): {"path": {(rank, key): ns}, "sites": {key: (rank, (site, call name)) of
+    its longest part on the path}, "total": ns on the path, "end": ns the path ends (the
+    last rank's end), "start": ns it starts, "first": ns of the earliest record of any rank,
+    "residual": ns of clock overlap, "segs": {rank: Segments (a sequence)}, "timelines":
+    {rank: its timeline} (of those ranks), "steps": [(rank,
+    key, t0, t1, (site, call name))] the path's parts in time order (the trace's track of
+    it; steps=False: [], the rest the same)}. Memory: the path's cells, a bit a call (the
+    waits it left their rank at) and the steps it is asked for: over DiskTimelines nothing
+    else grows with the records."""
+    tls = timeline.of(calls, regions)
+    segs = {r: tl.segs for r, tl in tls.items() if len(tl.segs)}
     out = {"path": {}, "sites": {}, "total": 0, "end": 0, "start": 0, "first": 0,
-           "residual": 0, "segs": segs, "steps": []}
+           "residual": 0, "segs": segs, "timelines": {r: tls[r] for r in segs}, "steps": []}
     if not segs:
         return out
-    starts = {r: [g.t0 for g in s] for r, s in segs.items()}
-    firsts = {r: _first_segments(s) for r, s in segs.items()}
-    keys = {r: _call_keys(s) for r, s in segs.items()}
     longest = {}
 
     def add(r, key, t0, t1, site):
         ns = t1 - t0
         if ns <= 0:
             return
-        out["steps"].append((r, key, t0, t1, site))
+        if steps:
+            out["steps"].append((r, key, t0, t1, site))
         out["path"][(r, key)] = out["path"].get((r, key), 0) + ns
         out["total"] += ns
         if ns > longest.get(key, 0):
@@ -91,24 +93,24 @@ def walk(calls, regions=None):
     n, t = len(segs[r]) - 1, segs[r][-1].t1
     out["end"] = t
     out["first"] = min(s[0].t0 for s in segs.values())
-    jumped = set()  # each wait leaves its rank once: the walk ends whatever the clocks say
+    jumped = _Jumped(tls)  # each wait leaves its rank once: the walk ends whatever the clocks say
     while n >= 0:
         g = segs[r][n]
         upto = min(g.t1, t)
-        c = calls[r][g.call] if g.call is not None else None
+        c = tls[r][g.call] if g.call is not None else None
         cause = c.cause if c is not None and g.key is None else None
         if cause is not None and cause[0] in segs and cause[0] != r and (r, g.call) not in jumped \
-                and 0 <= cause[1] < len(calls[cause[0]]):
+                and 0 <= cause[1] < len(tls[cause[0]]):
             jumped.add((r, g.call))
             cr, ci = cause
-            rec = calls[cr][ci]
+            rec = tls[cr][ci]
             # from the point waited for: the wait's end, within the record waited for
             target = min(max(upto, rec.t0), rec.t1)
             if upto > target:  # the record ended before the wait did: the transfer
-                add(r, keys[r].get(g.call, ("mpi", c.name, "")), target, upto, g.site)
+                add(r, tls[r].call_key(g.call) or ("mpi", c.name, ""), target, upto, g.site)
             out["residual"] += target - upto if target > upto else 0
             r, t = cr, target
-            n = _before(segs[r], firsts[r], starts[r], ci, target)
+            n = _before(tls[r], ci, target)
             continue
         key = g.key if g.key is not None else ("wait", c.name if c else "", "")
         add(r, key, g.t0, upto, g.site)
@@ -132,16 +134,22 @@ def check(result, tolerance=1e-6):
     return None
 
 
-def per_rank(segs):
+def per_rank(result):
     """{key: {rank: ns}}: each rank's time per activity (waits as ("wait", call, ""); its
-    start after the first record of any rank as START)."""
-    first = min((s[0].t0 for s in segs.values()), default=0)
-    out = {START: {r: s[0].t0 - first for r, s in segs.items()}}
-    for r, s in segs.items():
-        for g in s:
-            key = g.key if g.key is not None else ("wait", g.site[1], "")
+    start after the first record of any rank as START), of a walk's result: over its
+    timelines' coded Segments, summed by activity and translated once."""
+    tls = result["timelines"]
+    first = min((tl.segs[0].t0 for tl in tls.values()), default=0)
+    out = {START: {r: tl.segs[0].t0 - first for r, tl in tls.items()}}
+    for r, tl in tls.items():
+        spent, names = {}, tl.names.values
+        for t0, t1, key, site, _order in tl.coded_since(0):
+            code = key if key >= 0 else -2 - site  # a wait by its call's site
+            spent[code] = spent.get(code, 0) + t1 - t0
+        for code, ns in spent.items():
+            key = names[code] if code >= 0 else ("wait", names[-2 - code][1], "")
             cell = out.setdefault(key, {})
-            cell[r] = cell.get(r, 0) + g.t1 - g.t0
+            cell[r] = cell.get(r, 0) + ns
     return out
 
 
@@ -171,9 +179,8 @@ def rows(result, site_name=None):
     mean_s, at least 0), saving_bound_s (the most the run could save were that imbalance
     removed: the indicator). site: site_name(rank, site) where it names it ("FILE:LINE"),
     else its address; "" none."""
-    segs = result["segs"]
-    nranks = max(1, len(segs))
-    spent = per_rank(segs)
+    nranks = max(1, len(result["segs"]))
+    spent = per_rank(result)
     out = []
     for key, (ns, ranks) in by_activity(result["path"]).items():
         by_rank = spent.get(key, {})

@@ -247,11 +247,29 @@ def _causes(c):
     return c.cause_rank, c.cause, c.mate_rank, c.mate
 
 
+#: The columns of a rank's Comm that its timeline for the root causes reads (log_delays.py),
+#: in a spill.Rows written once its waits are known (Logs' "rows_at"): read back a block at
+#: a time, not the whole Comm. wait in whole ns (the logs' times are); a group or tag past
+#: int64 as its 64 bits, signed.
+ROW_COLUMNS = ("kind", "flags", "group", "tag", "waiter", "mate_rank", "mate", "wait", "wkind",
+               "cause_rank", "cause")
+
+
+def _rows(sp, c):
+    """c's ROW_COLUMNS as a spill.Rows in sp."""
+    out = spill.Rows(sp, len(ROW_COLUMNS))
+    for row in zip(c.kind, c.flags, c.group, c.tag, c.waiter, c.mate_rank, c.mate,
+                   (int(w) for w in c.wait), c.wkind, c.cause_rank, c.cause):
+        out.append(row)
+    return out
+
+
 def wait_states(ranks):
     """The waits per rank ({"rank", "records", "<kind>_s"...}) and the matching counts, of
     Logs: each rank's receives and collectives (its Comm back from disk, the sends into it
     from their bucket), then each rank's synchronous sends given their receives' starts;
-    each rank's waits kept on disk ("waits_at") for the trace."""
+    each rank's waits kept on disk ("waits_at") for the trace, and ROW_COLUMNS ("rows_at")
+    for its timeline."""
     if ranks.waits is not None:
         return ranks.waits
     nranks = max([r["nranks"] for r in ranks.values()] + [max(ranks) + 1])
@@ -288,6 +306,7 @@ def _matched(ranks, nranks, stats, size):
             _add_wait(c, c.waiter[si], t, wait_match.LATE_RECEIVER, (rr, ri))
         r["waits_at"] = ranks.spill.put((c.wait, c.wkind))
         r["causes_at"] = ranks.spill.put(_causes(c))
+        r["rows_at"] = _rows(ranks.spill, c)
         row = {"rank": rank, "records": r["count"], "dropped": r["dropped"]}
         row.update({k: 0.0 for k in KINDS})
         for wait, wkind in zip(c.wait, c.wkind):

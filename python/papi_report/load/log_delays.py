@@ -3,13 +3,27 @@ event_logs.py) by the delay analysis (root_causes.py), and its critical path by 
 backward replay (critical_path.py), over the same timelines: each rank's records turned into
 root_causes' calls (thread 0's: the analysis compares one timeline per rank), each with
 the wait event_logs matched and what it waited for, and its MPI_Pcontrol regions.
-Every rank's calls are held in memory at once (the replay goes back and forth between
-ranks): a job's records, not one rank's, unlike the wait states. Plain Python."""
+
+Memory independent of the job's records, as the wait states' (issue 72 item 3): each
+rank's timeline is written once to the Logs' spill as it is read (timeline.DiskTimeline:
+its calls' and Segments' columns, its regions, its sync ids and waits sorted, spill.Rows
+read back a block at a time), its records read beside the Comm's rows event_logs kept
+("rows_at"), never a rank's Comm or calls whole; a call's cause found in the causing
+rank's table when asked. The replay goes back and forth between ranks through those
+tables (root_causes.py, critical_path.py). Measured with `/usr/bin/time -v python3
+python/papi_report.py DIR` on synthetic logs of 4 ranks (tests/report/synthetic_logs.py:
+a ring of late senders and an Allreduce rank 0 enters late, every step): max RSS 59 MB at
+4 x 10^4 records and 211 MB at 4 x 5 x 10^4 when every rank's calls were held; now 27
+and 46 MB, the 19 MB between them the logs' reading and wait states (event_logs.load, 24
+to 43 MB: the largest rank's Comm, one entry a collective), the timelines and both
+analyses adding nothing to the peak; 6.4 s before and 6.8 s now on a loaded machine
+(the per-wait analysis of --merge-trace: 4.6 s of CPU before, 4.4 s now). Plain Python."""
 import csv
 import os
 
-from . import activities, advice, critical_path, event_log_read, event_logs, root_causes
+from . import advice, critical_path, event_log_read, event_logs, root_causes, timeline
 from .event_record import COLL, COUNTER, EVF_GROUP, RECV, REGION_ENTER, REGION_EXIT, SEND, WAIT
+from .progress import Progress
 
 _COMM = (SEND, RECV, COLL, WAIT)
 #: The CSV's columns (root_causes.rows'), in order.
@@ -27,68 +41,72 @@ def _kind_name(key):
     return key[:-2] if key.endswith("_s") else key
 
 
-def _sync_ids(rank, c, mate_rank, mate):
-    """{comm record: sync id}: what the records of one meeting share (a message: its send's
-    rank and record; a collective: its key), put on the record that completed it (a
-    nonblocking call's Wait)."""
-    out = {}
-    for j in range(len(c)):
-        kind = c.kind[j]
-        if kind == SEND:
-            s = ("p2p", rank, j)
-        elif kind == RECV and mate[j] >= 0:
-            s = ("p2p", mate_rank[j], mate[j])
-        elif kind == COLL:
-            s = ("coll", c.group[j] if c.flags[j] & EVF_GROUP else 0, c.tag[j])
-        else:
-            continue
-        out[c.waiter[j] if c.waiter[j] >= 0 else j] = s
-    return out
+def _sync_id(rank, j, row):
+    """Comm record j's sync id (row: its event_logs.ROW_COLUMNS), what the records of one
+    meeting share: a message's send's rank and record (1, rank, record), a collective's key
+    (2, group, number); None."""
+    kind = row[0]
+    if kind == SEND:
+        return (1, rank, j)
+    if kind == RECV and row[6] >= 0:
+        return (1, row[5], row[6])
+    if kind == COLL:
+        return (2, row[2] if row[1] & EVF_GROUP else 0, row[3])
+    return None
 
 
-def _rank_calls(rank, r, spill):
-    """(calls without causes yet, regions, {comm record: call index}, {call index: cause
-    (rank, comm record)}) of one rank's thread 0."""
-    c = spill.get(r["comm_at"])
-    wait, wkind = spill.get(r["waits_at"])
-    cause_rank, cause, mate_rank, mate = spill.get(r["causes_at"])
-    sync = _sync_ids(rank, c, mate_rank, mate)
-    calls, regions, index, causes, j, off = [], [], {}, {}, 0, r["offset_ns"]
+def _rank_timeline(rank, r, sp, names):
+    """The DiskTimeline of one rank's thread 0 (its causes still records): its records read
+    in order beside its Comm's rows (event_logs' "rows_at"), each call written as the next
+    one comes (an MPI_Waitall's records may still change it), each sync id put on the
+    record that completed its meeting (a nonblocking call's Wait: kept until then)."""
+    tl = timeline.DiskTimeline(sp, names)
+    rows = r["rows_at"].scan()
+    later = {}  # comm record -> the sync id it completes (its I-record's), until it comes
+    last, ncalls, j, off = None, 0, 0, r["offset_ns"]
     for rec in event_log_read.records(r):
         kind = rec[0]
         thread = rec[11] if len(rec) > 11 else 0
+        if kind in _COMM:
+            row = next(rows)
+            s = _sync_id(rank, j, row)
+            if s is not None:
+                later[row[4] if row[4] >= 0 else j] = s
+            s = later.pop(j, None)
         if kind == COUNTER or thread != 0:
-            j += 1 if kind in _COMM else 0
+            if kind in _COMM:
+                tl.add_index(-1)
+                j += 1
             continue
         if kind in (REGION_ENTER, REGION_EXIT):
-            regions.append((rec[2] - off, 1 if kind == REGION_ENTER else -1, rec[1]))
+            tl.add_region(rec[2] - off, 1 if kind == REGION_ENTER else -1, rec[1])
             continue
-        w, k, s = 0, None, None
         t0, t1 = rec[2] - off, rec[3] - off
-        if kind == WAIT and calls and \
-                (calls[-1].t0, calls[-1].t1, calls[-1].name) == (t0, t1, rec[1]):
+        if kind == WAIT and last is not None and (last[0], last[1], last[2]) == (t0, t1, rec[1]):
             # One record per request an MPI_Waitall (Waitsome ...) completed: one call on
             # the timeline, waiting for its latest request (else its time counts N times).
-            last = len(calls) - 1
-            index[j] = last
-            if wait[j] > calls[last].wait:
-                calls[last] = calls[last]._replace(
-                    sync=sync.get(j), wait=wait[j], kind=_kind_name(event_logs.KINDS[wkind[j]]))
-                causes.pop(last, None)
-                if cause_rank[j] >= 0:
-                    causes[last] = (cause_rank[j], cause[j])
+            tl.add_index(ncalls - 1)
+            if row[7] > last[5]:
+                last[4:] = [s, row[7], _kind_name(event_logs.KINDS[row[8]]),
+                            row[9] if row[9] >= 0 else -1, row[10] if row[9] >= 0 else -1]
             j += 1
             continue
+        if last is not None:
+            tl.add_call(*last)
+        last = [t0, t1, rec[1], rec[9], None, 0, None, -1, -1]
         if kind in _COMM:
-            index[j] = len(calls)
-            s = sync.get(j)
-            if wait[j] > 0:
-                w, k = wait[j], _kind_name(event_logs.KINDS[wkind[j]])
-                if cause_rank[j] >= 0:
-                    causes[len(calls)] = (cause_rank[j], cause[j])
+            tl.add_index(ncalls)
+            last[4] = s
+            if row[7] > 0:
+                last[5:7] = [row[7], _kind_name(event_logs.KINDS[row[8]])]
+                if row[9] >= 0:
+                    last[7:] = [row[9], row[10]]
             j += 1
-        calls.append(activities.Call(t0, t1, rec[1], rec[9], s, w, k, None))
-    return calls, regions, index, causes
+        ncalls += 1
+    if last is not None:
+        tl.add_call(*last)
+    tl.finish()
+    return tl
 
 
 def analyse(ranks):
@@ -97,19 +115,21 @@ def analyse(ranks):
 
 
 def timelines(ranks):
-    """(calls, regions) of Logs (event_logs.load's), its wait states matched first: the
-    per-rank timelines root_causes.analyse and critical_path.walk take."""
+    """({rank: timeline.DiskTimeline}, {rank: its regions}) of Logs (event_logs.load's),
+    its wait states matched first: the per-rank timelines root_causes.analyse and
+    critical_path.walk take, written to Logs' spill rank by rank, then each call's cause
+    found in its causing rank's."""
     event_logs.wait_states(ranks)
-    calls, regions, index, causes = {}, {}, {}, {}
+    names = timeline.Interned()
+    out = {}
+    progress = Progress("writing the ranks' timelines", len(ranks), "ranks")
     for rank in sorted(ranks):
-        calls[rank], regions[rank], index[rank], causes[rank] = \
-            _rank_calls(rank, ranks[rank], ranks.spill)
-    for rank, found in causes.items():
-        for i, (cr, cj) in found.items():
-            ci = index.get(cr, {}).get(cj)  # None: another thread's record, not compared
-            if ci is not None:
-                calls[rank][i] = calls[rank][i]._replace(cause=(cr, ci))
-    return calls, regions
+        out[rank] = _rank_timeline(rank, ranks[rank], ranks.spill, names)
+        progress.step()
+    progress.done()
+    for tl in out.values():
+        tl.resolve(out)
+    return out, {r: tl.regions for r, tl in out.items()}
 
 
 def site_names(ranks):
@@ -130,7 +150,7 @@ def lines(ranks, directory):
     out = text(result, rows)
     if rows:
         out.append("root causes: the table in %s" % write_csv(directory, rows))
-    path = critical_path.walk(calls, regions)
+    path = critical_path.walk(calls, regions, steps=False)
     table = critical_path.rows(path, site_name)
     if table:
         out += critical_path.text(path, table)
@@ -142,14 +162,14 @@ def lines(ranks, directory):
 def advise(ranks):
     """(advice.findings', the critical path) of Logs: what to fix first."""
     calls, regions = timelines(ranks)
-    path = critical_path.walk(calls, regions)
+    path = critical_path.walk(calls, regions, steps=False)
     found = advice.findings(path, root_causes.analyse(calls, regions), site_names(ranks))
     return found, path
 
 
 def path_of(ranks):
     """critical_path.walk of Logs (the side B of --compare's check of A's advice)."""
-    return critical_path.walk(*timelines(ranks))
+    return critical_path.walk(*timelines(ranks), steps=False)
 
 
 def text(result, rows, most=5):

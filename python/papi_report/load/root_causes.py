@@ -23,75 +23,74 @@ or passed to an earlier-processed wait by clocks that disagree): direct + propag
 residual = the waits (check()). Asked per wait (analyse(per_wait=True): the trace's links,
 papi_report --merge-trace), each wait's own costs are kept too, with where on the delaying
 rank its largest share landed. Plain Python, pure functions over the records given."""
-import bisect
+import heapq
 
-from .activities import activity_name, segments
+from . import timeline
+from .activities import activity_name
 
 
-def _in_interval(segs, starts, s, e):
-    """({activity: ns}, {waiting call index: ns}, {activity: (site, call name) of its
-    longest part}, {activity: (t0, t1) of the Segment that part is of}) of segs within
-    [s, e]."""
+def _in_interval(tl, s, e):
+    """({activity: ns}, {waiting call index: ns}, {activity: site of its longest part},
+    {activity: (t0, t1) of the Segment that part is of}) of timeline tl's Segments within
+    [s, e], activities and sites as numbers of tl.names."""
     time, waits, sites, longest, spans = {}, {}, {}, {}, {}
-    for n in range(max(0, bisect.bisect_right(starts, s) - 1), len(segs)):
-        g = segs[n]
-        if g.t0 >= e:
+    for t0, t1, key, site, order in tl.coded_since(max(0, tl.bisect_starts(s) - 1)):
+        if t0 >= e:
             break
-        d = min(g.t1, e) - max(g.t0, s)
+        d = min(t1, e) - max(t0, s)
         if d <= 0:
             continue
-        if g.key is None:
-            waits[g.call] = waits.get(g.call, 0) + d
+        if key < 0:
+            call = order >> 1
+            waits[call] = waits.get(call, 0) + d
         else:
-            time[g.key] = time.get(g.key, 0) + d
-            if d > longest.get(g.key, 0):
-                longest[g.key], sites[g.key] = d, g.site
-                spans[g.key] = (g.t0, g.t1)
+            time[key] = time.get(key, 0) + d
+            if d > longest.get(key, 0):
+                longest[key], sites[key] = d, site
+                spans[key] = (t0, t1)
     return time, waits, sites, spans
 
 
-def sync_index(calls):
-    """{sync id: call index} of a rank's calls (a meeting is one call on each rank)."""
-    return {c.sync: i for i, c in enumerate(calls) if c.sync is not None}
-
-
-def interval(calls, met, w, b, c, ci):
-    """The synchronisation interval of rank w's wait at call b for rank c's call ci (met:
-    rank c's sync_index): ((start on w, end on w), (start on c, end on c)); from the ranks'
+def interval(tls, w, b, c, ci):
+    """The synchronisation interval of rank w's wait at call b for rank c's call ci (tls:
+    {rank: timeline}): ((start on w, end on w), (start on c, end on c)); from the ranks'
     first calls where they never met before. The latest meeting is usually a few calls
     back: the scan stops there."""
+    tw, tc = tls[w], tls[c]
     for j in range(b - 1, -1, -1):
-        s = calls[w][j].sync
-        k = met.get(s) if s is not None else None
+        s = tw.sync(j)
+        k = tc.met(s) if s is not None else None
         if k is not None and k < ci:
-            return (calls[w][j].t1, calls[w][b].t0), (calls[c][k].t1, calls[c][ci].t0)
-    return (calls[w][0].t0, calls[w][b].t0), (calls[c][0].t0, calls[c][ci].t0)
+            return (tw.span(j)[1], tw.span(b)[0]), (tc.span(k)[1], tc.span(ci)[0])
+    return (tw.span(0)[0], tw.span(b)[0]), (tc.span(0)[0], tc.span(ci)[0])
 
 
 def analyse(calls, regions=None, per_wait=False):
-    """The root causes of the waits of calls ({rank: [Call] in time order}; regions: {rank:
-    [(t, +1/-1, name)]}): {"costs": {(cause rank, activity key): {(wait kind, wait call,
-    waiting rank): [direct ns, propagated ns]}}, "sites": {(rank, key): (site, call)}, "waits": ns
-    of waiting, "residual": ns not explained, "waits_by": {(kind, call, rank): ns}}; with
-    per_wait also "by_wait": {(waiting rank, call index): {(cause rank, activity key):
-    [direct ns, propagated ns, (t0, t1) of the cause's Segment where most of it landed, ns
-    that landed there]}}: the costs split by the wait whose time they are (summed over a rank's
-    waits of one kind and call, the costs' cells). A wait's time passed on through other
-    waits is then followed wait by wait: more work than by kind, call and rank."""
-    regions = regions or {}
-    segs = {r: segments(cs, regions.get(r, [])) for r, cs in calls.items()}
-    starts = {r: [g.t0 for g in s] for r, s in segs.items()}
-    met = {r: sync_index(cs) for r, cs in calls.items()}
-    order = [(c.t0 + c.wait, r, i) for r, cs in calls.items() for i, c in enumerate(cs)
-             if c.wait > 0]
-    order.sort(reverse=True)  # backward replay: a wait after those it passes cost to
+    """The root causes of the waits of calls ({rank: [Call] in time order}, or {rank:
+    timeline} (timeline.py: a dead job's on disk, log_delays.py); regions: {rank: [(t,
+    +1/-1, name)]} of the lists): {"costs": {(cause rank, activity key): {(wait kind, wait
+    call, waiting rank): [direct ns, propagated ns]}}, "sites": {(rank, key): (site, call)},
+    "waits": ns of waiting, "residual": ns not explained, "waits_by": {(kind, call, rank):
+    ns}}; with per_wait also "by_wait": {(waiting rank, call index): {(cause rank, activity
+    key): [direct ns, propagated ns, (t0, t1) of the cause's Segment where most of it
+    landed, ns that landed there]}}: the costs split by the wait whose time they are (summed
+    over a rank's waits of one kind and call, the costs' cells). A wait's time passed on
+    through other waits is then followed wait by wait: more work than by kind, call and
+    rank.
+    Memory: the waits come latest first from a k-way merge of the ranks' (heapq.merge: one
+    a rank at a time); a wait was processed iff its key (end, rank, call) sorts after the
+    current one's; the inbox (what later waits passed to a wait not yet processed) and the
+    costs are results. Over DiskTimelines nothing grows with the records."""
+    tls = timeline.of(calls, regions)
+    names = next(iter(tls.values())).names.values if tls else []
+    order = heapq.merge(*(tl.waits(r) for r, tl in tls.items()), reverse=True)
     inbox = {}  # (rank, call) -> {origin (kind, call, rank[, call index]): ns passed to it}
-    done = set()
     out = {"costs": {}, "sites": {}, "waits": 0, "residual": 0, "waits_by": {}}
     if per_wait:
         out["by_wait"] = {}
-    for _end, w, b in order:
-        c = calls[w][b]
+    for now in order:  # backward replay: a wait after those it passes cost to
+        _end, w, b = now
+        c = tls[w][b]
         origin = (c.kind, c.name, w, b) if per_wait else (c.kind, c.name, w)
         out["waits"] += c.wait
         out["waits_by"][origin[:3]] = out["waits_by"].get(origin[:3], 0) + c.wait
@@ -99,31 +98,31 @@ def analyse(calls, regions=None, per_wait=False):
         flow = {(origin, True): c.wait}
         for o, ns in inbox.pop((w, b), {}).items():
             flow[(o, False)] = flow.get((o, False), 0) + ns
-        done.add((w, b))
         total = sum(flow.values())
-        if c.cause is None or c.cause[0] not in calls or c.cause[0] == w:
+        if c.cause is None or c.cause[0] not in tls or c.cause[0] == w:
             out["residual"] += total
             continue
         cr, ci = c.cause
-        (ws, we), (cs, ce) = interval(calls, met[cr], w, b, cr, ci)
-        mine = _in_interval(segs[w], starts[w], ws, we)[0]
-        theirs, waits, sites, spans = _in_interval(segs[cr], starts[cr], cs, ce)
+        (ws, we), (cs, ce) = interval(tls, w, b, cr, ci)
+        mine = _in_interval(tls[w], ws, we)[0]
+        theirs, waits, sites, spans = _in_interval(tls[cr], cs, ce)
         excess = {k: t - mine.get(k, 0) for k, t in theirs.items() if t > mine.get(k, 0)}
         delay = sum(excess.values()) + sum(waits.values())
         if delay <= 0:
             out["residual"] += total
             continue
-        for key, x in excess.items():  # the cause's extra work: the cost lands here
+        for code, x in excess.items():  # the cause's extra work: the cost lands here
+            key = names[code]
             cell = out["costs"].setdefault((cr, key), {})
-            out["sites"].setdefault((cr, key), sites[key])
+            out["sites"].setdefault((cr, key), names[sites[code]])
             for (o, direct), ns in flow.items():
                 dp = cell.setdefault(o[:3], [0, 0])
                 dp[0 if direct else 1] += ns * x / delay
                 if per_wait:
-                    _by_wait(out, o, direct, (cr, key), ns * x / delay, spans[key])
+                    _by_wait(out, o, direct, (cr, key), ns * x / delay, spans[code])
         for v, x in waits.items():  # the cause's own waits: passed back to their causes
-            if (cr, v) in done:  # clocks that disagree put it later: not passed twice
-                out["residual"] += total * x / delay
+            if (tls[cr].end(v), cr, v) > now:  # processed already: clocks that disagree
+                out["residual"] += total * x / delay  # put it later; not passed twice
                 continue
             box = inbox.setdefault((cr, v), {})
             for (o, _direct), ns in flow.items():

@@ -29,8 +29,9 @@ is matched to its record by rank, name and time, the time predicted by the rank'
 record found (a drift of at most DRIFT, else WIDE_DRIFT), and every time of the timelines
 put on the merged axis by the rank's records found around it (the difference, trace minus
 log, interpolated between them): the critical path's and the delays' slices lie on the
-trace's own (a region's to the ns). The data kept is per record and per wait (a few
-numbers each: the timelines are held for the analysis anyway) and the path's parts; the
+trace's own (a region's to the ns). The timelines and the analyses are log_delays' (on
+disk, memory independent of the records); what is kept here is per record and per wait
+(a few numbers each: the matching's times, each wait's args) and the path's parts; the
 trace itself streams through tag(). The load layer: plain Python."""
 import bisect
 import os
