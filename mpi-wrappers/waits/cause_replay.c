@@ -985,7 +985,8 @@ static void gather(struct replay *r, const void *mine, int n, char **all, long l
         cnt = calloc((size_t)r->P, sizeof *cnt);
         dis = calloc((size_t)r->P, sizeof *dis);
     }
-    PMPI_Gather(&n, 1, MPI_INT, cnt, 1, MPI_INT, 0, r->comm);
+    MPI_Request req; /* the collectives wait asleep, as the finalize steps' (idle_wait.h) */
+    pmpi_idle_complete(PMPI_Igather(&n, 1, MPI_INT, cnt, 1, MPI_INT, 0, r->comm, &req), &req);
     if (r->me == 0 && cnt && dis) {
         for (int k = 0; k < r->P; k++) {
             dis[k] = (int)*total;
@@ -995,7 +996,8 @@ static void gather(struct replay *r, const void *mine, int n, char **all, long l
         if (!*all)
             memset(cnt, 0, (size_t)r->P * sizeof *cnt);
     }
-    PMPI_Gatherv(mine, n, MPI_BYTE, *all, cnt, dis, MPI_BYTE, 0, r->comm);
+    pmpi_idle_complete(PMPI_Igatherv(mine, n, MPI_BYTE, *all, cnt, dis, MPI_BYTE, 0, r->comm, &req),
+                       &req);
     if (!*all)
         *total = 0;
     free(cnt);
@@ -1138,7 +1140,8 @@ static void rows(struct replay *r, struct pmpi_cause_result *res, int nseg_ranks
     }
     free(all);
     free(mine);
-    PMPI_Bcast(keys, 1 + PMPI_PATH_ROWS, MPI_UINT64_T, 0, r->comm);
+    MPI_Request req;
+    pmpi_idle_complete(PMPI_Ibcast(keys, 1 + PMPI_PATH_ROWS, MPI_UINT64_T, 0, r->comm, &req), &req);
     int nkeys = keys[0] <= PMPI_PATH_ROWS ? (int)keys[0] : 0;
     double spent[STATS] = {0}, got[STATS] = {0};
     const struct pmpi_timeline *tl = &r->tl;
@@ -1155,7 +1158,7 @@ static void rows(struct replay *r, struct pmpi_cause_result *res, int nseg_ranks
     MPI_Op op;
     if (PMPI_Op_create(stats_op, 1, &op) != MPI_SUCCESS)
         return;
-    PMPI_Reduce(spent, got, STATS, MPI_DOUBLE, op, 0, r->comm);
+    pmpi_idle_complete(PMPI_Ireduce(spent, got, STATS, MPI_DOUBLE, op, 0, r->comm, &req), &req);
     PMPI_Op_free(&op);
     for (int i = 0; r->me == 0 && i < nkeys && i < res->npath; i++) {
         res->path[i].mean = got[i] / (nseg_ranks > 0 ? nseg_ranks : 1);
@@ -1377,7 +1380,9 @@ struct pmpi_cause_result *pmpi_causes_replay(const struct pmpi_wait_log *w, MPI_
                        r->path.ended ? r->path.start - r->first : 0,
                        res.end ? res.end - r->first : 0},
            tot[10] = {0};
-    if (PMPI_Allreduce(sums, tot, 10, MPI_DOUBLE, MPI_SUM, comm) != MPI_SUCCESS)
+    MPI_Request req;
+    if (pmpi_idle_complete(PMPI_Iallreduce(sums, tot, 10, MPI_DOUBLE, MPI_SUM, comm, &req), &req) !=
+        MPI_SUCCESS)
         tot[6] = 1;
     res.waits = tot[0], res.explained = tot[1], res.residual = tot[2];
     res.path_total = tot[3], res.path_residual = tot[4], res.messages = (long long)tot[5];
