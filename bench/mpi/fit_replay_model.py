@@ -53,7 +53,7 @@ def read(specs):
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 f = line.split()
-                if len(f) != 11 or f[0] != "run" or f[10] != "0":
+                if len(f) not in (11, 12) or f[0] != "run" or f[-1] != "0":
                     continue
                 try:
                     p, causes = int(f[1]), int(f[4])

@@ -174,8 +174,13 @@ int main(int argc, char **argv)
     getrusage(RUSAGE_SELF, &ru1);
     if (rank == 0)
         printf("bench: MPI_Finalize with the report took %.3f ms at %d ranks\n", ms, size);
-    /* Peak memory the report added on this rank (max RSS growth across MPI_Finalize). */
-    printf("bench: rank %d finalize_ms %.3f maxrss_growth_kb %ld\n", rank, ms,
-           ru1.ru_maxrss - ru0.ru_maxrss);
+    /* Peak memory the report added on this rank (max RSS growth across MPI_Finalize), and
+     * the CPU time the rank spent in it (against its wall time: polling or sleeping). */
+    double cpu_ms = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec -
+                     ru0.ru_stime.tv_sec) * 1e3 +
+                    (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec + ru1.ru_stime.tv_usec -
+                     ru0.ru_stime.tv_usec) * 1e-3;
+    printf("bench: rank %d finalize_ms %.3f maxrss_growth_kb %ld cpu_ms %.1f\n", rank, ms,
+           ru1.ru_maxrss - ru0.ru_maxrss, cpu_ms);
     return 0;
 }

@@ -5,7 +5,9 @@
 # runs of each per rank count. Prints one line per run: rank 0's and the slowest rank's
 # MPI_Finalize (ms), the replay's own time (papi_mpi_report.json's root_causes.seconds,
 # the slowest rank's, in ms) and messages, the event log's records per rank
-# (wait_states.log.records / ranks) and mpirun's exit; then the medians and the ratio
+# (wait_states.log.records / ranks), the CPU time all ranks spent in MPI_Finalize (s,
+# summed: against ranks x the wall time, what was polling or working and what sleeping)
+# and mpirun's exit; then the medians and the ratio
 # with / without. fit_replay_model.py reads the per-run lines (they start with "run").
 # Usage: run_replay_cost.sh MPIRUN "NP..." REPS ROUNDS PROGRAM
 #   (PROGRAM: build/bench/mpi/papi_mpi_bench_<mpi> of the same MPI as MPIRUN; Open MPI
@@ -17,8 +19,8 @@ extra=""
 case $mpirun in *openmpi*|*orterun*) extra="--oversubscribe --allow-run-as-root" ;; esac
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-printf '%-3s %5s %6s %3s %6s %10s %10s %10s %8s %8s %4s\n' \
-  '#' ranks rounds run causes rank0_ms max_ms replay_ms messages records exit
+printf '%-3s %5s %6s %3s %6s %10s %10s %10s %8s %8s %8s %4s\n' \
+  '#' ranks rounds run causes rank0_ms max_ms replay_ms messages records cpu_s exit
 for np in $nps; do
   for r in $(seq "$reps"); do
     for causes in 0 1; do
@@ -45,10 +47,11 @@ else:
 EOF
 )
       awk -v np="$np" -v rd="$rounds" -v r="$r" -v c="$causes" -v rc="$rc" -v rep="$rep" '
-        /^bench: rank [0-9]+ finalize_ms/ { if ($3 == 0) r0 = $5; if ($5 > mx) mx = $5 }
+        /^bench: rank [0-9]+ finalize_ms/ { if ($3 == 0) r0 = $5; if ($5 > mx) mx = $5
+                                            cpu += $9 }
         END { split(rep, x, " ")
-              printf "run %5d %6d %3d %6d %10.1f %10.1f %10s %8s %8s %4d\n",
-                     np, rd, r, c, r0, mx, x[1], x[2], x[3], rc }' "$d/log" | tee -a "$out/all"
+              printf "run %5d %6d %3d %6d %10.1f %10.1f %10s %8s %8s %8.2f %4d\n",
+                     np, rd, r, c, r0, mx, x[1], x[2], x[3], cpu / 1e3, rc }' "$d/log" | tee -a "$out/all"
       if [ -n "$KEEP" ]; then
         k=$KEEP/np$np.run$r.causes$causes && mkdir -p "$k" && cp -r "$d"/. "$k"/
       fi
