@@ -12,19 +12,27 @@ cores) a message between two ranks waits for the receiver to be scheduled: the f
 there are the scheduler's, not the replay's.
 
 Model (one rank per core, on paper), the replay's phases as cause_replay.c makes them:
-    t = steps(P) * ALPHA + bytes(P) / BETA + chain(W) * (ALPHA + WAIT_US)
+    t = steps(P) * ALPHA + bytes(P) / BETA
+        + chain(W) * (ALPHA + WAIT_US + F(P) * FLOW_NS + message bytes / BETA)
         + rank 0's sort of the rows,
 with W the waits a rank has a message for (one message per wait with a cause:
 messages / P measured, a fraction of its records), chain(W) the longest sequence of
-replay messages each sent only after the one before it was handled (W for a
-neighbour-exchange program like papi_mpi_bench finalize-waits, whose backward
-dependencies run round by round in parallel on all ranks; up to P * W for a program
-whose waits form one chain through every rank), WAIT_US the work a rank does per message
-(its interval sums and the flows' spreading), measured where the ranks had a core each
-(P = 2 on this 2-core VM) as the replay's time over its messages, ALPHA and BETA as in
-fit_finalize_model.py (assumptions: 3 us, 10 GB/s).
+replay messages each sent only after the one before it was handled (2 W for a
+neighbour-exchange program like papi_mpi_bench finalize-waits: a rank's waits and its
+neighbours', interleaved, round by round, in parallel on all ranks; up to P * W for a
+program whose waits form one chain through every rank), WAIT_US a message's fixed cost
+on the chain (the receiver's wake-up and the sender's interval sums), measured where the
+ranks had a core each (P = 2 on this 2-core VM, where the chain is every message) as the
+replay's time over its messages, F(P)
+the flows a message carries (waiting time by origin: waiting rank, call, kind; they
+pile up as waits propagate, up to 2 P + 1 here: FLOWS_PER_RANK x P, 0.8 to 1.7 P
+measured with a local diagnostic build), FLOW_NS the work per flow (sorting, merging,
+spreading it over the cause's activities and waits: about 0.7 us a flow sent, perf's
+cpu-clock samples in those functions over the flows, 16 ranks under Open MPI, the same
+diagnostic build), 24 B a flow; ALPHA
+and BETA as in fit_finalize_model.py (assumptions: 3 us, 10 GB/s).
 Usage: fit_replay_model.py [--alpha-us 3] [--beta-gbs 10] [--wait-us US] [--records R]
-       [--at P ...] [LABEL=]FILE..."""
+       [--flows-per-rank 1] [--flow-ns 700] [--flows-cap N] [--at P ...] [LABEL=]FILE..."""
 import argparse
 import math
 import statistics
@@ -34,6 +42,8 @@ ROW_BYTES = 352  # struct pmpi_cause_row (cause_replay.h): 3 doubles, 8 B, 96 + 
 ROWS = 20  # PMPI_CAUSE_ROWS: the rows a rank sends to rank 0 at most
 PATH_ROWS = 20  # PMPI_PATH_ROWS: the critical path's keys broadcast and reduced
 QUERY_BYTES = 112  # a query (cause record, 4 candidate meetings) and its answer, about
+FLOW_BYTES = 24  # struct flow (cause_replay.c): rank, call, kind, direct, waited, ns
+MSG_BYTES = 40 + 4 * 16  # a message's head and about 4 activities of 16 B
 CMP_NS = 20  # rank 0's sort of the gathered rows: ns a comparison (assumption)
 # The wrapper's own sequence without the replay on paper (fit_finalize_model.py's model,
 # bench/README.md "Issue 60 item 4": the MPI's own finalize not included)
@@ -58,9 +68,10 @@ def read(specs):
                 try:
                     p, causes = int(f[1]), int(f[4])
                     vals = [float(x) for x in f[5:10]]
+                    vals.append(float(f[10]) if len(f) == 12 else math.nan)  # CPU, s
                 except ValueError:
                     continue
-                if any(math.isnan(v) for v in vals):
+                if any(math.isnan(v) for v in vals[:5]):
                     continue
                 rounds = int(f[2])
                 data.setdefault(label, {}).setdefault((p, rounds), {}).setdefault(
@@ -113,7 +124,7 @@ def measured(label, runs):
     print(f"\n{label}: MPI_Finalize (ms), medians; ratio = with replay / without")
     head = ["ranks", "rounds", "records a rank", "runs", "without, rank 0", "with, rank 0",
             "ratio", "without, slowest", "with, slowest", "ratio", "replay (slowest rank)",
-            "messages"]
+            "messages", "CPU in MPI_Finalize, all ranks, without / with (s)"]
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
     out = []
     for (p, rounds), by in sorted(runs.items()):
@@ -122,9 +133,11 @@ def measured(label, runs):
             continue
         r0, r1, m0, m1 = med(off, 0), med(on, 0), med(off, 1), med(on, 1)
         rep, msgs, recs = med(on, 2), med(on, 3), med(on, 4)
+        c0, c1 = med(off, 5), med(on, 5)
+        cpu = f"{num(c0)} / {num(c1)}" if not math.isnan(c0 + c1) else ""
         print("| " + " | ".join([str(p), str(rounds), num(recs), f"{len(on)}", num(r0), num(r1),
                                  f"{r1 / r0:.2f}", num(m0), num(m1), f"{m1 / m0:.2f}",
-                                 num(rep), num(msgs)]) + " |")
+                                 num(rep), num(msgs), cpu]) + " |")
         out.append((p, recs, rep, msgs))
     return out
 
@@ -152,12 +165,14 @@ def growth(pts):
 def model(p, w, recs, args):
     """{phase: (class, steps, bytes, extra ms)} at P = p, w waits a rank, recs records."""
     rows = ROWS * p
+    flows = min(args.flows_per_rank * p, 2 * p + 1, args.flows_cap or math.inf)
     return {
         "agreement (2 Allreduce)": ("O(log P)", 4 * lg(p), 0, 0),
         "queries and answers (Reduce_scatter_block of P ints, 2 sparse exchanges)":
             ("O(log P) + O(P) bytes a rank", lg(p) + 4, 4 * p + 2 * QUERY_BYTES * w, 0),
         "replay messages (one per wait, in dependency order)":
-            ("O(W) chain", 0, 0, w * (args.alpha_us + args.wait_us) * 1e-3),
+            ("O(W) chain x O(P) flows", 0, 2 * w * (MSG_BYTES + FLOW_BYTES * flows),
+             2 * w * (args.alpha_us + args.wait_us + flows * args.flow_ns * 1e-3) * 1e-3),
         "totals (2 Allreduce)": ("O(log P)", 4 * lg(p), 0, 0),
         "rows to rank 0 (Gather, Gatherv of <= 20 rows a rank, rank 0 sorts)":
             ("O(P) on rank 0", 2 * lg(p), ROW_BYTES * rows,
@@ -171,7 +186,10 @@ def model(p, w, recs, args):
 def projected(args, w):
     head = ["phase", "class"] + [f"at {p:,}" for p in args.at]
     print(f"\nmodel: {num(args.records)} records a rank, {num(w)} waits with a cause a rank, "
-          f"ALPHA {args.alpha_us} us, BETA {args.beta_gbs} GB/s, WAIT_US {args.wait_us:.3g}")
+          f"ALPHA {args.alpha_us} us, BETA {args.beta_gbs} GB/s, WAIT_US {args.wait_us:.3g}, "
+          f"{args.flows_per_rank:g} P flows a message"
+          + (f" (at most {args.flows_cap:g})" if args.flows_cap else "")
+          + f", FLOW_NS {args.flow_ns:g}")
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
     total = [0.0] * len(args.at)
     for name in model(2, w, args.records, args):
@@ -196,6 +214,11 @@ def main():
     ap.add_argument("--wait-us", type=float, default=None,
                     help="work per replay message (default: measured at P = 2)")
     ap.add_argument("--records", type=float, default=8100, help="records a rank")
+    ap.add_argument("--flows-per-rank", type=float, default=1.0,
+                    help="flows a replay message carries, per rank of the job")
+    ap.add_argument("--flow-ns", type=float, default=700.0, help="work per flow (ns)")
+    ap.add_argument("--flows-cap", type=float, default=0,
+                    help="flows a message carries at most (0: none; what a bound would give)")
     ap.add_argument("--at", type=int, nargs="*", default=[10000, 100000])
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
