@@ -30,6 +30,7 @@
  * that wait's message says so, and the cause rank walks on from there. Its time per
  * activity stays on each rank until the report's rows are made. papi_report's
  * load/root_causes.py and critical_path.py are the same analyses over a dead job's logs. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,9 @@ enum { TAG_QUERIES = 15, TAG_ANSWERS, TAG_REPLAY };
 /* The meetings a query names, latest first: the interval is the latest of them the cause
  * rank had before the record waited for; past them, the ranks' first calls. */
 #define QCAND 4
+/* How far back a query looks for them (calls): a wait for a rank met long ago, or never,
+ * takes the ranks' first calls without a scan of the whole log for each. */
+#define SCAN (1 << 16)
 
 struct query {
     int64_t cause_rec;
@@ -295,7 +299,7 @@ static int interval(struct replay *r, double s, double e, struct keytab *t, int 
 static int candidates(const struct pmpi_timeline *tl, int64_t b, int c, struct pmpi_sync *out)
 {
     int n = 0, sure = 0;
-    for (int64_t j = b - 1; j >= 0 && n < QCAND && sure < 2; j--) {
+    for (int64_t j = b - 1; j >= 0 && j >= b - SCAN && n < QCAND && sure < 2; j--) {
         const struct pmpi_tl_call *x = &tl->calls[j];
         if (x->sync.type == PMPI_SYNC_NONE || (x->sync.type == PMPI_SYNC_P2P && x->partner != c))
             continue;
@@ -308,12 +312,6 @@ static int candidates(const struct pmpi_timeline *tl, int64_t b, int c, struct p
 static int with_cause(const struct replay *r, const struct pmpi_tl_call *c)
 {
     return c->wait > 0 && c->cause_rank >= 0 && c->cause_rank < r->P && c->cause_rank != r->me;
-}
-
-static void displacements(int P, const int *cnt, int *dis)
-{
-    for (int k = 0; k < P; k++)
-        dis[k] = k ? dis[k - 1] + cnt[k - 1] : 0;
 }
 
 /* The queries out, the answers back (two sparse exchanges, every rank taking part
@@ -337,7 +335,7 @@ static void queries(struct replay *r, struct pmpi_sparse_ws *ws, int *cnt, char 
     for (long long b = 0; b < tl->ncalls && r->nq; b++)
         if (with_cause(r, &tl->calls[b]))
             cnt[tl->calls[b].cause_rank]++;
-    displacements(P, cnt, dis);
+    pmpi_sparse_displacements(P, cnt, dis);
     for (long long b = 0; b < tl->ncalls && r->nq; b++) {
         const struct pmpi_tl_call *c = &tl->calls[b];
         if (!with_cause(r, c))
@@ -396,7 +394,7 @@ static void queries(struct replay *r, struct pmpi_sparse_ws *ws, int *cnt, char 
             }
         }
     r->nex = nin;
-    displacements(P, rcnt, rdis);
+    pmpi_sparse_displacements(P, rcnt, rdis);
     void *back = NULL;
     ok &= pmpi_sparse_exchange(r->comm, ws, TAG_ANSWERS, sizeof(struct answer), rcnt, rdis,
                                out ? (void *)out : (void *)flags, got, sent, 0, cnt, dis, &back);
@@ -721,6 +719,11 @@ static void own_wait(struct replay *r, int64_t b, long long qi)
     if (nflow < 0 || !a || a->chosen < -1) {
         if (nflow < 0)
             r->ok = 0;
+        if (nflow < 0 && a && a->chosen >= -1) { /* the cause waits for it: said lost */
+            struct msg_head lost = {a->entry, 0, 0, 0, 1, 0};
+            PMPI_Send(&lost, sizeof lost, MPI_BYTE, c->cause_rank, TAG_REPLAY, r->comm);
+            r->sent++;
+        }
         r->residual += nflow < 0 ? c->wait : total;
         if (at_stop) { /* no cause known: the path stays here, waiting */
             const struct pmpi_tl_seg *g = &tl->segs[r->path.n];
@@ -919,38 +922,42 @@ static int cause_rows(struct replay *r, struct pmpi_cause_row *out)
     return n;
 }
 
-/* Rank 0 gets every rank's n items of size bytes (its own first), into *all. */
-static long long gather(struct replay *r, const void *mine, int n, size_t size, void **all)
+/* Rank 0 gets every rank's bytes (its own first) into *all, their total in *total. */
+static void gather(struct replay *r, const void *mine, int n, char **all, long long *total)
 {
-    int *cnt = NULL, *dis = NULL, me_n = n * (int)size;
-    long long total = 0;
+    int *cnt = NULL, *dis = NULL;
     *all = NULL;
+    *total = 0;
     if (r->me == 0) {
         cnt = calloc((size_t)r->P, sizeof *cnt);
         dis = calloc((size_t)r->P, sizeof *dis);
     }
-    PMPI_Gather(&me_n, 1, MPI_INT, cnt, 1, MPI_INT, 0, r->comm);
+    PMPI_Gather(&n, 1, MPI_INT, cnt, 1, MPI_INT, 0, r->comm);
     if (r->me == 0 && cnt && dis) {
         for (int k = 0; k < r->P; k++) {
-            dis[k] = (int)total;
-            total += cnt[k];
+            dis[k] = (int)*total;
+            *total += cnt[k];
         }
-        *all = malloc(total ? (size_t)total : 1);
+        *all = malloc(*total ? (size_t)*total : 1);
         if (!*all)
             memset(cnt, 0, (size_t)r->P * sizeof *cnt);
     }
-    PMPI_Gatherv(mine, me_n, MPI_BYTE, *all, cnt, dis, MPI_BYTE, 0, r->comm);
+    PMPI_Gatherv(mine, n, MPI_BYTE, *all, cnt, dis, MPI_BYTE, 0, r->comm);
+    if (!*all)
+        *total = 0;
     free(cnt);
     free(dis);
-    return *all ? total / (long long)size : 0;
 }
 
 static int path_order(const void *a, const void *b)
 {
     const struct pmpi_path_row *x = a, *y = b;
+    int rx, ry;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
-    return x->ranks[0] < y->ranks[0] ? -1 : x->ranks[0] > y->ranks[0];
+    memcpy(&rx, x->ranks, sizeof rx);
+    memcpy(&ry, y->ranks, sizeof ry);
+    return rx < ry ? -1 : rx > ry;
 }
 
 static int path_by_time(const void *a, const void *b)
@@ -961,75 +968,147 @@ static int path_by_time(const void *a, const void *b)
     return strcmp(x->activity, y->activity);
 }
 
-/* The path's rows on rank 0: every rank's parts on it by activity; then each
- * activity's time on every rank (mean, max) for the imbalance. */
-static void path_rows(struct replay *r, struct pmpi_cause_result *res, int nseg_ranks)
+/* This rank's parts of the path, by activity (its rank in ranks[], for the merge). */
+static int path_parts(struct replay *r, struct pmpi_path_row *out)
 {
-    struct keytab *by = &r->path.by;
-    struct pmpi_path_row *mine = calloc((size_t)(by->n ? by->n : 1), sizeof *mine);
-    int n = mine ? (int)by->n : 0;
-    for (int i = 0; i < n; i++) {
-        mine[i].key = by->v[i].key;
-        mine[i].path = by->v[i].ns;
-        mine[i].longest = by->v[i].longest;
-        activity_text(by->v[i].key, by->v[i].before, mine[i].activity, sizeof mine[i].activity);
-        pmpi_site_name_of(by->v[i].site, mine[i].site);
-        memcpy(mine[i].ranks, &r->me, sizeof r->me); /* its rank, for the merge */
+    const struct keytab *by = &r->path.by;
+    for (long long i = 0; i < by->n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].key = by->v[i].key;
+        out[i].path = by->v[i].ns;
+        out[i].longest = by->v[i].longest;
+        activity_text(by->v[i].key, by->v[i].before, out[i].activity, sizeof out[i].activity);
+        pmpi_site_name_of(by->v[i].site, out[i].site);
+        memcpy(out[i].ranks, &r->me, sizeof r->me);
     }
-    void *allp = NULL;
-    long long nall = gather(r, mine, n, sizeof *mine, &allp);
-    struct pmpi_path_row *all = allp;
-    uint64_t keys[PMPI_PATH_ROWS];
-    int nkeys = 0;
-    if (r->me == 0 && all) {
-        qsort(all, (size_t)nall, sizeof *all, path_order);
-        int *ranks = malloc((size_t)(nall ? nall : 1) * sizeof *ranks);
-        long long m = 0;
-        for (long long i = 0, j; ranks && i < nall; i = j) {
-            struct pmpi_path_row row = all[i];
-            long long nr = 0;
-            row.path = 0;
-            for (j = i; j < nall && all[j].key == all[i].key; j++) {
-                row.path += all[j].path;
-                if (all[j].longest > row.longest || j == i) {
-                    row.longest = all[j].longest;
-                    memcpy(row.site, all[j].site, sizeof row.site);
-                    memcpy(row.activity, all[j].activity, sizeof row.activity);
-                }
-                memcpy(&ranks[nr++], all[j].ranks, sizeof(int));
+    return (int)by->n;
+}
+
+/* Rank 0: the path's parts of every rank merged by activity, the longest first. */
+static int path_merge(struct pmpi_path_row *all, long long nall, struct pmpi_cause_result *res)
+{
+    qsort(all, (size_t)nall, sizeof *all, path_order);
+    int *ranks = malloc((size_t)(nall ? nall : 1) * sizeof *ranks);
+    long long m = 0;
+    for (long long i = 0, j; ranks && i < nall; i = j) {
+        struct pmpi_path_row row = all[i];
+        long long nr = 0;
+        row.path = 0;
+        for (j = i; j < nall && all[j].key == all[i].key; j++) {
+            row.path += all[j].path;
+            if (all[j].longest > row.longest) {
+                row.longest = all[j].longest;
+                memcpy(row.site, all[j].site, sizeof row.site);
+                memcpy(row.activity, all[j].activity, sizeof row.activity);
             }
-            ranks_text(ranks, nr, row.ranks, sizeof row.ranks);
-            all[m++] = row;
+            memcpy(&ranks[nr++], all[j].ranks, sizeof(int));
         }
-        free(ranks);
-        qsort(all, (size_t)m, sizeof *all, path_by_time);
-        nkeys = m < PMPI_PATH_ROWS ? (int)m : PMPI_PATH_ROWS;
-        for (int i = 0; i < nkeys; i++) {
-            res->path[i] = all[i];
-            keys[i] = all[i].key;
-        }
-        res->npath = nkeys;
+        ranks_text(ranks, nr, row.ranks, sizeof row.ranks);
+        all[m++] = row;
     }
-    PMPI_Bcast(&nkeys, 1, MPI_INT, 0, r->comm);
-    PMPI_Bcast(keys, nkeys, MPI_UINT64_T, 0, r->comm);
-    double spent[2 * PMPI_PATH_ROWS] = {0}, sum[PMPI_PATH_ROWS], mx[PMPI_PATH_ROWS];
+    free(ranks);
+    qsort(all, (size_t)m, sizeof *all, path_by_time);
+    res->npath = m < PMPI_PATH_ROWS ? (int)m : PMPI_PATH_ROWS;
+    memcpy(res->path, all, (size_t)res->npath * sizeof *all);
+    return res->npath;
+}
+
+/* The reduction of the path's activities: their time per rank summed (the first
+ * PMPI_PATH_ROWS), its maximum (the next), and the replay's time (the last: maximum). */
+#define STATS (2 * PMPI_PATH_ROWS + 1)
+static void stats_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    const double *a = in;
+    double *b = inout;
+    (void)type;
+    for (int i = 0; i < *len; i++)
+        b[i] = i < PMPI_PATH_ROWS ? a[i] + b[i] : a[i] > b[i] ? a[i] : b[i];
+}
+
+/* The rows on rank 0: each rank's largest causes and its parts of the path in one gather;
+ * the path's activities named to every rank, each rank's time in them reduced with the
+ * replay's time. */
+static void rows(struct replay *r, struct pmpi_cause_result *res, int nseg_ranks, long long t_start)
+{
+    struct pmpi_cause_row causes[PMPI_CAUSE_ROWS];
+    int nc = cause_rows(r, causes), np = (int)r->path.by.n;
+    size_t bytes =
+        2 * sizeof(int) + (size_t)nc * sizeof *causes + (size_t)np * sizeof(struct pmpi_path_row);
+    char *mine = calloc(1, bytes);
+    if (!mine)
+        r->ok = 0, nc = np = 0, bytes = 0; /* sends nothing: rank 0 sees no rows of it */
+    else {
+        memcpy(mine, &nc, sizeof nc);
+        memcpy(mine + sizeof nc, &np, sizeof np);
+        memcpy(mine + 2 * sizeof(int), causes, (size_t)nc * sizeof *causes);
+        np = path_parts(
+            r, (struct pmpi_path_row *)(mine + 2 * sizeof(int) + (size_t)nc * sizeof *causes));
+    }
+    char *all = NULL;
+    long long total = 0;
+    gather(r, mine, (int)bytes, &all, &total);
+    uint64_t keys[1 + PMPI_PATH_ROWS] = {0};
+    if (r->me == 0 && all) {
+        /* every rank's part: its two counts, its rows, its path parts */
+        long long nrows = 0, nparts = 0;
+        for (long long at = 0; at + 2 * (long long)sizeof(int) <= total;) {
+            int c, q;
+            memcpy(&c, all + at, sizeof c);
+            memcpy(&q, all + at + sizeof c, sizeof q);
+            nrows += c, nparts += q;
+            at += 2 * (long long)sizeof(int) + c * (long long)sizeof *causes +
+                  q * (long long)sizeof(struct pmpi_path_row);
+        }
+        struct pmpi_cause_row *rs = malloc((size_t)(nrows ? nrows : 1) * sizeof *rs);
+        struct pmpi_path_row *ps = malloc((size_t)(nparts ? nparts : 1) * sizeof *ps);
+        long long ir = 0, ip = 0;
+        for (long long at = 0; rs && ps && at + 2 * (long long)sizeof(int) <= total;) {
+            int c, q;
+            memcpy(&c, all + at, sizeof c);
+            memcpy(&q, all + at + sizeof c, sizeof q);
+            at += 2 * (long long)sizeof(int);
+            memcpy(rs + ir, all + at, (size_t)c * sizeof *rs);
+            at += c * (long long)sizeof *rs, ir += c;
+            memcpy(ps + ip, all + at, (size_t)q * sizeof *ps);
+            at += q * (long long)sizeof *ps, ip += q;
+        }
+        if (rs && ps) {
+            qsort(rs, (size_t)ir, sizeof *rs, row_order);
+            res->nrows = ir < PMPI_CAUSE_ROWS ? (int)ir : PMPI_CAUSE_ROWS;
+            memcpy(res->rows, rs, (size_t)res->nrows * sizeof *rs);
+            keys[0] = (uint64_t)path_merge(ps, ip, res);
+            for (int i = 0; i < res->npath; i++)
+                keys[1 + i] = res->path[i].key;
+        }
+        free(rs);
+        free(ps);
+    }
+    free(all);
+    free(mine);
+    PMPI_Bcast(keys, 1 + PMPI_PATH_ROWS, MPI_UINT64_T, 0, r->comm);
+    int nkeys = keys[0] <= PMPI_PATH_ROWS ? (int)keys[0] : 0;
+    double spent[STATS] = {0}, got[STATS] = {0};
     const struct pmpi_timeline *tl = &r->tl;
     for (int i = 0; i < nkeys; i++) {
-        if (keys[i] == PMPI_ACT_KEY(PMPI_ACT_START, 0, 0))
+        if (keys[1 + i] == PMPI_ACT_KEY(PMPI_ACT_START, 0, 0))
             spent[i] = tl->nsegs ? tl->segs[0].t0 - r->first : 0;
         else
-            for (long long s = 0; s < tl->nsegs; s++)
-                if (tl->segs[s].key == keys[i])
-                    spent[i] += tl->segs[s].t1 - tl->segs[s].t0;
+            for (long long g = 0; g < tl->nsegs; g++)
+                if (tl->segs[g].key == keys[1 + i])
+                    spent[i] += tl->segs[g].t1 - tl->segs[g].t0;
+        spent[PMPI_PATH_ROWS + i] = spent[i];
     }
-    PMPI_Reduce(spent, sum, nkeys, MPI_DOUBLE, MPI_SUM, 0, r->comm);
-    PMPI_Reduce(spent, mx, nkeys, MPI_DOUBLE, MPI_MAX, 0, r->comm);
-    for (int i = 0; r->me == 0 && i < nkeys; i++) {
-        res->path[i].mean = sum[i] / (nseg_ranks > 0 ? nseg_ranks : 1);
-        res->path[i].max = mx[i];
+    spent[STATS - 1] = (double)(pmpi_now_ns() - t_start) * 1e-9;
+    MPI_Op op;
+    if (PMPI_Op_create(stats_op, 1, &op) != MPI_SUCCESS)
+        return;
+    PMPI_Reduce(spent, got, STATS, MPI_DOUBLE, op, 0, r->comm);
+    PMPI_Op_free(&op);
+    for (int i = 0; r->me == 0 && i < nkeys && i < res->npath; i++) {
+        res->path[i].mean = got[i] / (nseg_ranks > 0 ? nseg_ranks : 1);
+        res->path[i].max = got[PMPI_PATH_ROWS + i];
     }
-    free(mine);
-    free(allp);
+    res->seconds = got[STATS - 1];
 }
 
 /* ---- the whole ---- */
@@ -1039,6 +1118,17 @@ int pmpi_causes_conserved(const struct pmpi_cause_result *r)
     double total = r->explained + r->residual;
     return fabs(total - r->waits) <= 1e-6 * (r->waits > 1 ? r->waits : 1);
 }
+
+/* The replay's state from pmpi_causes_prepare to the end of pmpi_causes_replay: one
+ * replay, at MPI_Finalize. */
+static struct replay rp;
+static struct pmpi_sparse_ws rp_ws;
+static int *rp_cnt;
+static int64_t *rp_qi_of;
+static char *rp_flags;
+static int rp_ready;
+static long long rp_end; /* this rank's end as agreed on, and its time */
+static double rp_end_t;
 
 static void replay_free(struct replay *r)
 {
@@ -1063,6 +1153,14 @@ static void replay_free(struct replay *r)
     free(r->wl);
     free(r->rbuf);
     memset(r, 0, sizeof *r);
+    pmpi_sparse_ws_free(&rp_ws);
+    free(rp_cnt);
+    free(rp_qi_of);
+    free(rp_flags);
+    rp_cnt = NULL;
+    rp_qi_of = NULL;
+    rp_flags = NULL;
+    rp_ready = 0;
 }
 
 /* Every own wait, latest first, each once the messages for the calls after it are in. */
@@ -1083,10 +1181,9 @@ static void replay_run(struct replay *r, int64_t *qi_of, int64_t *pos)
             pending += !r->ex[r->ex_order[p]].got;
         while (pending > 0 && r->nex_got < r->nex) {
             long long before = r->nex_got;
-            int64_t e = -1;
             r->last_entry = -1;
             receive(r);
-            e = r->last_entry;
+            int64_t e = r->last_entry;
             if (e >= 0 && pos[e] < p && r->nex_got > before)
                 pending--;
         }
@@ -1098,58 +1195,88 @@ static void replay_run(struct replay *r, int64_t *qi_of, int64_t *pos)
     reap(r, 1);
 }
 
-struct pmpi_cause_result *pmpi_causes_replay(const struct pmpi_wait_log *w, MPI_Comm comm, int done)
+/* The agreed end names the rank that ended last: its end in units of 4 ns, then the
+ * lowest rank among equal ends. */
+static long long end_key(double end, int rank, int P)
 {
-    static struct replay rp; /* one replay, at MPI_Finalize: no allocation to fail here */
+    if (!isfinite(end) || end < 0)
+        return -1;
+    if (P > (1 << 17))
+        return (long long)end;
+    return ((long long)(end / 4) << 17) | ((1 << 17) - 1 - rank);
+}
+
+int pmpi_causes_prepare(const struct pmpi_wait_log *w, long long *first, long long *end)
+{
+    struct replay *r = &rp;
+    memset(r, 0, sizeof *r);
+    PMPI_Comm_size(MPI_COMM_WORLD, &r->P);
+    int ok = pmpi_tl_alloc(&r->tl, w) == 0;
+    long long nc = w->n > 0 ? w->n : 1;
+    rp_cnt = calloc((size_t)r->P * 5, sizeof *rp_cnt);
+    rp_flags = calloc((size_t)r->P * 2, 1);
+    rp_qi_of = malloc((size_t)nc * sizeof(int64_t));
+    r->waits_by = calloc((size_t)PMPI_WAIT_KINDS * PMPI_NCALLS, sizeof *r->waits_by);
+    r->head = malloc((size_t)nc * sizeof *r->head);
+    ok = ok && rp_cnt && rp_flags && rp_qi_of && r->waits_by && r->head &&
+         pmpi_sparse_ws_alloc(&rp_ws, r->P, 1);
+    double t0 = INFINITY, t1 = -INFINITY;
+    for (long long i = 0; i < w->n; i++)
+        if (pmpi_tl_is_call(&w->ev[i])) {
+            if (!isfinite(t0))
+                t0 = pmpi_wait_time(&w->clock, w->ev[i].t0);
+            t1 = pmpi_wait_time(&w->clock, w->ev[i].t1);
+        }
+    *first = isfinite(t0) ? -(long long)t0 : LLONG_MIN;
+    *end = rp_end = end_key(t1, w->rank, r->P);
+    rp_end_t = t1;
+    if (!ok)
+        replay_free(r);
+    rp_ready = ok;
+    return ok;
+}
+
+void pmpi_causes_drop(void)
+{
+    if (rp_ready)
+        replay_free(&rp);
+}
+
+/* The rows left out: why, on every rank. */
+static struct pmpi_cause_result *not_computed(struct pmpi_cause_result *res, const char *why)
+{
+    res->computed = 0;
+    res->why = why;
+    replay_free(&rp);
+    return res;
+}
+
+struct pmpi_cause_result *pmpi_causes_replay(const struct pmpi_wait_log *w, MPI_Comm comm, int done,
+                                             long long first, long long end)
+{
     static struct pmpi_cause_result res;
     struct replay *r = &rp;
     long long t_start = pmpi_now_ns();
-    memset(r, 0, sizeof *r);
     memset(&res, 0, sizeof res);
+    if (!rp_ready) /* cannot be: every rank agreed it had prepared */
+        return not_computed(&res, "the replay was not prepared");
     r->w = w;
     r->comm = comm;
-    PMPI_Comm_size(comm, &r->P);
     PMPI_Comm_rank(comm, &r->me);
     const struct pmpi_regions *reg = pmpi_regions();
     const char *names[PMPI_MAX_REGIONS];
     int nreg = reg->nregions < PMPI_MAX_REGIONS ? reg->nregions : PMPI_MAX_REGIONS;
     for (int k = 0; k < nreg; k++)
         names[k] = reg->regions[k].name;
-    struct pmpi_sparse_ws ws = {0};
-    int *cnt = calloc((size_t)r->P * 5, sizeof *cnt);
-    char *flags = calloc((size_t)r->P * 2, 1);
-    int ok = done && cnt && flags && pmpi_sparse_ws_alloc(&ws, r->P, 1) &&
-             pmpi_tl_build(&r->tl, w, names, nreg) == 0;
+    pmpi_tl_build(&r->tl, w, names, nreg);
     const struct pmpi_timeline *tl = &r->tl;
-    r->waits_by = ok ? calloc((size_t)PMPI_WAIT_KINDS * PMPI_NCALLS, sizeof *r->waits_by) : NULL;
-    r->head = ok ? malloc((size_t)(tl->ncalls ? tl->ncalls : 1) * sizeof *r->head) : NULL;
-    int64_t *qi_of = ok ? malloc((size_t)(tl->ncalls ? tl->ncalls : 1) * sizeof *qi_of) : NULL;
-    ok = ok && r->waits_by && r->head && qi_of;
-    /* the agreement: every rank can (else none replays), the run's first record, the
-     * rank that ended last (the path's end: the earliest such rank) */
-    double mins[2] = {ok ? 0 : -1, ok && tl->nsegs ? tl->segs[0].t0 : INFINITY};
-    struct {
-        double t;
-        int rank;
-    } end = {ok && tl->nsegs ? tl->segs[tl->nsegs - 1].t1 : -INFINITY, r->me}, last = {0, -1};
-    double agreed[2] = {-1, 0};
-    int rc = PMPI_Allreduce(mins, agreed, 2, MPI_DOUBLE, MPI_MIN, comm);
-    rc |= PMPI_Allreduce(&end, &last, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
-    if (rc != MPI_SUCCESS || agreed[0] < 0 || !isfinite(agreed[1])) {
-        res.why = agreed[0] < 0 ? "a rank's waits were not computed or it had no memory for "
-                                  "the replay"
-                                : "no rank logged a call";
-        free(cnt);
-        free(flags);
-        free(qi_of);
-        pmpi_sparse_ws_free(&ws);
-        replay_free(r);
-        return &res;
-    }
-    r->ok = 1;
-
+    if (first == LLONG_MIN) /* every rank's -first: no rank logged a call */
+        return not_computed(&res, "no rank logged a call");
+    r->ok = done;
+    r->first = (double)-first;
     r->free_pool = -1;
     r->path.crit = -1;
+    int64_t *qi_of = rp_qi_of;
     for (long long j = 0; j < tl->ncalls; j++) {
         r->head[j] = -1;
         qi_of[j] = -1;
@@ -1157,16 +1284,17 @@ struct pmpi_cause_result *pmpi_causes_replay(const struct pmpi_wait_log *w, MPI_
         if (c->wait > 0)
             r->waits_by[(size_t)c->kind * PMPI_NCALLS + c->call] += c->wait;
     }
-    if (last.rank == r->me) {
+    if (tl->nsegs && end >= 0 && rp_end == end) { /* the rank that ended last */
         r->path.on = 1;
         r->path.n = tl->nsegs - 1;
-        r->path.t = end.t;
+        r->path.t = rp_end_t;
     }
-    queries(r, &ws, cnt, flags);
+    res.end = tl->nsegs && r->path.on ? r->path.t : 0;
+    queries(r, &rp_ws, rp_cnt, rp_flags);
     for (long long i = 0; i < r->nq; i++)
         qi_of[r->q_call[i]] = i;
     int64_t *pos = malloc((size_t)(r->nex ? r->nex : 1) * sizeof *pos);
-    if (!pos) { /* every message is still taken: the result is dropped below */
+    if (!pos) { /* every message is still taken and sent: the result is dropped below */
         r->ok = 0;
         while (r->nex_got < r->nex)
             receive(r);
@@ -1177,50 +1305,35 @@ struct pmpi_cause_result *pmpi_causes_replay(const struct pmpi_wait_log *w, MPI_
     } else
         replay_run(r, qi_of, pos);
     free(pos);
-    /* the job's totals, and whether every rank's replay was whole */
+    /* the job's totals, whether every rank's replay was whole, the path's start and
+     * end (one rank's each: summed) */
     double explained = 0, path_total = 0;
     for (long long i = 0; i < r->costs.cap; i++)
         if (r->costs.v[i].used)
             explained += r->costs.v[i].direct + r->costs.v[i].prop;
     for (long long i = 0; i < r->path.by.n; i++)
         path_total += r->path.by.v[i].ns;
-    double sums[8] = {r->waits,         explained,       r->residual,   path_total,
-                      r->path.residual, (double)r->sent, r->ok ? 0 : 1, tl->nsegs > 0},
-           tot[8] = {0};
-    double start = r->path.ended ? r->path.start : -INFINITY, start_all = -INFINITY;
-    PMPI_Allreduce(sums, tot, 8, MPI_DOUBLE, MPI_SUM, comm);
-    PMPI_Allreduce(&start, &start_all, 1, MPI_DOUBLE, MPI_MAX, comm);
+    double sums[10] = {r->waits,
+                       explained,
+                       r->residual,
+                       path_total,
+                       r->path.residual,
+                       (double)r->sent,
+                       r->ok ? 0 : 1,
+                       tl->nsegs > 0,
+                       r->path.ended ? r->path.start - r->first : 0,
+                       res.end ? res.end - r->first : 0},
+           tot[10] = {0};
+    if (PMPI_Allreduce(sums, tot, 10, MPI_DOUBLE, MPI_SUM, comm) != MPI_SUCCESS)
+        tot[6] = 1;
     res.waits = tot[0], res.explained = tot[1], res.residual = tot[2];
     res.path_total = tot[3], res.path_residual = tot[4], res.messages = (long long)tot[5];
-    res.first = r->first, res.end = last.t, res.start = start_all;
-    if (tot[6] > 0) {
-        res.why = "a rank ran out of memory or an MPI call failed during the replay";
-        free(cnt);
-        free(flags);
-        free(qi_of);
-        pmpi_sparse_ws_free(&ws);
-        replay_free(r);
-        return &res;
-    }
-    struct pmpi_cause_row mine[PMPI_CAUSE_ROWS];
-    int n = cause_rows(r, mine);
-    void *allp = NULL;
-    long long nall = gather(r, mine, n, sizeof *mine, &allp);
-    if (r->me == 0 && allp) {
-        qsort(allp, (size_t)nall, sizeof *mine, row_order);
-        res.nrows = nall < PMPI_CAUSE_ROWS ? (int)nall : PMPI_CAUSE_ROWS;
-        memcpy(res.rows, allp, (size_t)res.nrows * sizeof *mine);
-    }
-    free(allp);
-    path_rows(r, &res, (int)tot[7]);
-    double secs = (double)(pmpi_now_ns() - t_start) * 1e-9, secs_max = secs;
-    PMPI_Reduce(&secs, &secs_max, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-    res.seconds = secs_max;
+    res.first = r->first, res.start = r->first + tot[8], res.end = r->first + tot[9];
+    if (tot[6] > 0)
+        return not_computed(&res,
+                            "a rank ran out of memory or an MPI call failed during the replay");
+    rows(r, &res, (int)tot[7], t_start);
     res.computed = 1;
-    free(cnt);
-    free(flags);
-    free(qi_of);
-    pmpi_sparse_ws_free(&ws);
     replay_free(r);
     return &res;
 }

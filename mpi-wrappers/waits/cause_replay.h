@@ -52,11 +52,21 @@ struct pmpi_cause_result {
     struct pmpi_path_row path[PMPI_PATH_ROWS];
 };
 
-/* Collective over comm (its error handler MPI_ERRORS_RETURN), every rank of w's job, w's
- * wait rules run with its cause cells (wait_states.c), done: this rank's waits were
- * computed. The result on every rank (its rows on rank 0), or NULL without memory for it. */
-struct pmpi_cause_result *pmpi_causes_replay(const struct pmpi_wait_log *w, MPI_Comm comm,
-                                             int done);
+/* Before the finalize agreement, on every rank (w's log and clock set, its cause cells
+ * made): the replay's memory taken, so that no rank stops in it for want of some; this
+ * rank's first call's start and last call's end to agree on (*first: its minimum over the
+ * ranks is the run's first record, agreed as a maximum of -first; *end: its maximum names
+ * the rank that ended last, the critical path's end). Returns 1, or 0 without memory
+ * (no rank replays then: the agreement's minimum). */
+int pmpi_causes_prepare(const struct pmpi_wait_log *w, long long *first, long long *end);
+/* Collective over comm (its error handler MPI_ERRORS_RETURN), every rank having agreed
+ * (pmpi_causes_prepare's 1 on every rank; first and end the agreed maxima), after w's wait
+ * rules ran (done: this rank's were whole; a rank that is not takes part and the result
+ * is dropped). The result (static) on every rank, its rows on rank 0. */
+struct pmpi_cause_result *pmpi_causes_replay(const struct pmpi_wait_log *w, MPI_Comm comm, int done,
+                                             long long first, long long end);
+/* The prepared memory freed where the replay did not run (after it: nothing). */
+void pmpi_causes_drop(void);
 /* Whether the costs add up to the waiting time (explained + residual), relative. */
 int pmpi_causes_conserved(const struct pmpi_cause_result *r);
 

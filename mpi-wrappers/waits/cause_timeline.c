@@ -50,8 +50,7 @@ static void make_calls(struct pmpi_timeline *tl, const struct pmpi_wait_log *w)
     for (long long i = 0; i < w->n; i++) {
         const struct pmpi_event *e = &w->ev[i];
         tl->call_of_rec[i] = -1;
-        if (e->thread != 0 || e->kind == PMPI_EV_COUNTER || e->kind == PMPI_EV_REGION_ENTER ||
-            e->kind == PMPI_EV_REGION_EXIT || e->kind == 0)
+        if (!pmpi_tl_is_call(e))
             continue;
         int comm = e->kind != PMPI_EV_CALL;
         if (e->kind == PMPI_EV_WAIT && last_rec >= 0 && w->ev[last_rec].kind == PMPI_EV_WAIT &&
@@ -156,12 +155,9 @@ static void make_segments(struct pmpi_timeline *tl, const struct pmpi_wait_log *
     }
 }
 
-int pmpi_tl_build(struct pmpi_timeline *tl, const struct pmpi_wait_log *w, const char *const *names,
-                  int nregions)
+int pmpi_tl_alloc(struct pmpi_timeline *tl, const struct pmpi_wait_log *w)
 {
     memset(tl, 0, sizeof *tl);
-    tl->rank = w->rank;
-    tl->nrec = w->n;
     size_t n = w->n > 0 ? (size_t)w->n : 1;
     long long nreg = 0;
     int nseq = pmpi_wait_coll_count(w);
@@ -173,17 +169,33 @@ int pmpi_tl_build(struct pmpi_timeline *tl, const struct pmpi_wait_log *w, const
     tl->seg_of_call = malloc(n * sizeof *tl->seg_of_call);
     tl->coll_rec = malloc((nseq > 0 ? (size_t)nseq : 1) * sizeof *tl->coll_rec);
     tl->syncs = malloc(n * sizeof *tl->syncs);
+    tl->nseq = nseq;
     if (!tl->calls || !tl->segs || !tl->call_of_rec || !tl->seg_of_call || !tl->coll_rec ||
         !tl->syncs) {
         pmpi_tl_free(tl);
         return -1;
     }
+    return 0;
+}
+
+int pmpi_tl_is_call(const struct pmpi_event *e)
+{
+    return e->thread == 0 && e->kind != 0 && e->kind != PMPI_EV_COUNTER &&
+           e->kind != PMPI_EV_REGION_ENTER && e->kind != PMPI_EV_REGION_EXIT;
+}
+
+void pmpi_tl_build(struct pmpi_timeline *tl, const struct pmpi_wait_log *w,
+                   const char *const *names, int nregions)
+{
+    int nseq = tl->nseq;
+    tl->rank = w->rank;
+    tl->nrec = w->n;
+    tl->ncalls = tl->nsegs = tl->nsyncs = 0;
     tl->nregions = nregions < PMPI_MAX_REGIONS ? nregions : PMPI_MAX_REGIONS;
     for (int k = 0; k < tl->nregions; k++)
         tl->region_hash[k] = pmpi_tl_region_hash(names[k]);
     make_calls(tl, w);
     make_segments(tl, w, tl->region_hash, tl->nregions);
-    tl->nseq = nseq;
     for (int s = 0; s < nseq; s++)
         tl->coll_rec[s] = -1;
     for (long long i = 0; i < w->n; i++) {
@@ -195,7 +207,6 @@ int pmpi_tl_build(struct pmpi_timeline *tl, const struct pmpi_wait_log *w, const
         if (tl->calls[j].sync.type != PMPI_SYNC_NONE)
             tl->syncs[tl->nsyncs++] = (struct pmpi_tl_sync){tl->calls[j].sync, j};
     qsort(tl->syncs, (size_t)tl->nsyncs, sizeof *tl->syncs, tl_sync_cmp);
-    return 0;
 }
 
 int64_t pmpi_tl_met(const struct pmpi_timeline *tl, const struct pmpi_sync *s)

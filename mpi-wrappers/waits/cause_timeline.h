@@ -61,10 +61,14 @@ struct pmpi_tl_sync {
     int64_t call;
 };
 
-/* The timeline of w (its rules run, cause cells filled), names[] its regions (nregions
- * of them: the log's region indices): 0, or -1 without memory (nothing to free then). */
-int pmpi_tl_build(struct pmpi_timeline *tl, const struct pmpi_wait_log *w, const char *const *names,
-                  int nregions);
+/* The timeline's memory for w's log: 0, or -1 without it (nothing to free then). */
+int pmpi_tl_alloc(struct pmpi_timeline *tl, const struct pmpi_wait_log *w);
+/* The timeline of w (its rules run, cause cells filled) in tl's memory, names[] its
+ * regions (nregions of them: the log's region indices). */
+void pmpi_tl_build(struct pmpi_timeline *tl, const struct pmpi_wait_log *w,
+                   const char *const *names, int nregions);
+/* Whether record e is one of thread 0's calls on the timeline. */
+int pmpi_tl_is_call(const struct pmpi_event *e);
 void pmpi_tl_free(struct pmpi_timeline *tl);
 /* A region name's hash as the keys hold it (never 0). */
 uint64_t pmpi_tl_region_hash(const char *name);

@@ -82,6 +82,12 @@ void pmpi_sparse_ws_free(struct pmpi_sparse_ws *ws)
     ws->req = NULL;
 }
 
+void pmpi_sparse_displacements(int P, const int *cnt, int *dis)
+{
+    for (int r = 0; r < P; r++)
+        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
+}
+
 void pmpi_sparse_senders(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int n,
                          const int *const *cnt, int *nfrom)
 {

@@ -22,6 +22,9 @@ void pmpi_sparse_ws_free(struct pmpi_sparse_ws *ws);
 void pmpi_sparse_senders(MPI_Comm comm, const struct pmpi_sparse_ws *ws, int n,
                          const int *const *cnt, int *nfrom);
 
+/* dis[r]: where rank r's cnt[r] items start when they lie in rank order. */
+void pmpi_sparse_displacements(int P, const int *cnt, int *dis);
+
 /* Collective over comm (P ranks, its error handler MPI_ERRORS_RETURN): what
  * MPI_Alltoallv of items of `size` bytes gives, with messages only where they go.
  * Rank r gets scnt[r] items from sbuf + sdis[r] * size. to: NULL sends to every r

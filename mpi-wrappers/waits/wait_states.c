@@ -23,6 +23,7 @@
  * Waits go to the record that blocked, hence to its call site and the regions open.
  * The rules themselves are in wait_rules.c (no MPI); this file carries what the ranks
  * exchange for them. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,18 +115,12 @@ static int exchange_alloc(struct exchange *x, struct pmpi_wait_log *w, int ok)
     return x->ok;
 }
 
-static void displacements(int P, const int *cnt, int *dis)
-{
-    for (int r = 0; r < P; r++)
-        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
-}
-
 /* Point-to-point: sends to their receivers, matched there, answered. */
 static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_result *res)
 {
     int P = x->P;
     void *rb = NULL;
-    displacements(P, x->cnt, x->dis);
+    pmpi_sparse_displacements(P, x->cnt, x->dis);
     pmpi_wait_sends_fill(w, P, x->dis, x->fill, x->sends);
     int ok = pmpi_sparse_exchange(x->comm, &x->ws, TAG_SENDS, sizeof *x->sends, x->cnt, x->dis,
                                   x->sends, NULL, NULL, x->nfrom[0], x->rcnt, x->rdis, &rb);
@@ -144,7 +139,7 @@ static void p2p(struct exchange *x, struct pmpi_wait_log *w, struct pmpi_wait_re
     if (ok)
         pmpi_wait_receives_match(w, P, in, x->rcnt, x->rdis, sk, x->rk, ans, acnt, res);
     /* every rank that sent here gets one message, perhaps empty: no count travels first */
-    displacements(P, acnt, x->dis);
+    pmpi_sparse_displacements(P, acnt, x->dis);
     ok &= pmpi_sparse_exchange(x->comm, &x->ws, TAG_ANSWERS, sizeof *ans, acnt, x->dis,
                                ans ? (void *)ans : (void *)x->fill, x->got, x->sent, 0, x->rcnt,
                                x->rdis, &rb);
@@ -207,7 +202,7 @@ static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
     int P = x->P, *cnt = x->gcnt;
     void *rb = NULL;
     memset(x->fill, 0, (size_t)P * sizeof *x->fill);
-    displacements(P, cnt, x->dis);
+    pmpi_sparse_displacements(P, cnt, x->dis);
     pmpi_wait_group_fill(w, P, x->dis, x->fill, x->items);
     int ok = pmpi_sparse_exchange(x->comm, &x->ws, TAG_GROUPS, sizeof *x->items, cnt, x->dis,
                                   x->items, NULL, NULL, x->nfrom[1], x->rcnt, x->rdis, &rb);
@@ -226,7 +221,7 @@ static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
     else /* none answered: every sender here gets an empty message */
         memset(x->rcnt, 0, (size_t)P * sizeof *x->rcnt);
     /* each item's answer goes back where it came from, in the order it came */
-    displacements(P, x->rcnt, x->rdis);
+    pmpi_sparse_displacements(P, x->rcnt, x->rdis);
     ok &= pmpi_sparse_exchange(x->comm, &x->ws, TAG_GROUP_ANSWERS, sizeof *ans, x->rcnt, x->rdis,
                                ans ? (void *)ans : (void *)x->fill, x->got, x->sent, 0, cnt, x->dis,
                                &rb);
@@ -298,6 +293,7 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
                               .rank = pmpi_id()->rank};
     int ok = log->on && pmpi_wait_log_cells(&w) == 0;
     int causes = ok && causes_on && pmpi_wait_log_causes(&w) == 0;
+    long long c_first = LLONG_MIN, c_end = -1; /* the replay's: the run's first, its end */
     if (ok)
         pmpi_wait_link(&w, MPI_ANY_TAG); /* the wildcard receives' partners, before counting */
     ok = exchange_alloc(&x, &w, ok);
@@ -325,7 +321,11 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
     int a_on = pmpi_agree_add(PMPI_AGREE_MIN, log->on), a_ok = pmpi_agree_add(PMPI_AGREE_MIN, ok);
     int a_nseq = pmpi_agree_add(PMPI_AGREE_MAX, x.nseq);
     int a_chunk = pmpi_agree_add(PMPI_AGREE_MIN, x.chunk);
+    if (causes && log->on) /* its memory now: after the agreement, nothing can fail */
+        causes = pmpi_causes_prepare(&w, &c_first, &c_end);
     int a_causes = pmpi_agree_add(PMPI_AGREE_MIN, causes);
+    int a_first = pmpi_agree_add(PMPI_AGREE_MAX, c_first);
+    int a_end = pmpi_agree_add(PMPI_AGREE_MAX, c_end);
     pmpi_agree_run(MPI_COMM_WORLD);
     if (!pmpi_agree_value(a_causes)) { /* no rank fills its cause cells */
         struct pmpi_wait_log none = w;
@@ -345,7 +345,8 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
             /* the delay analysis and the critical path: every rank, done or not (a
              * rank that is not takes part and drops the analysis) */
             if (w.cause_rank)
-                result.causes = pmpi_causes_replay(&w, x.comm, result.done);
+                result.causes = pmpi_causes_replay(
+                    &w, x.comm, result.done, pmpi_agree_value(a_first), pmpi_agree_value(a_end));
             if (!result.done)
                 memset(&result, 0, sizeof result); /* no part of this rank's is reported */
             result.agreed = 1;
@@ -353,6 +354,7 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
             result.note = log->note;
         }
     }
+    pmpi_causes_drop();                    /* where it did not run */
     PMPI_Comm_set_errhandler(x.comm, was); /* the later steps' */
     PMPI_Errhandler_free(&was);
     result.records = w.n;

@@ -32,7 +32,15 @@ in args adding up to mpi_root_causes.csv's (1e-6 s); the
 trace checked against its schema; merged without the logs (another folder), the same
 trace without the additions, the wrapper's papi_mpi_trace.json event for event; with logs
 of another run, said on stderr and the same file byte for byte as without logs.
-Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO [--part advice|trace]"""
+The same known answers for the ranks' own analysis at MPI_Finalize (the causes part, both
+MPIs): the report's root_causes (computed, conserved: explained + residual = waits) and
+critical_path (its total the wall time within 5 %) judged as the tables are, and the
+banner's "root causes (backward replay at MPI_Finalize" and "is caused by" lines.
+--part conservation: the same chain with one replay message corrupted per rank
+(--shim replay_fault_shim.so): a lost and a double-counted cost each fail the check.
+--part skew: chain on --np ranks with rank 1's clock 2 s ahead (--shim clock_shift_shim.so),
+judged at MPI_Finalize: the offsets undo the skew.
+Usage: check_mpi_root_causes.py --mpirun M --program PROG --keep-log SO [--part advice|trace|skew]"""
 import argparse
 import csv
 import glob
@@ -92,8 +100,72 @@ def launch(args, mode, scratch, more=None, finished=False):
             check(last == "MPI_Finalize",
                   f"{mode}: rank {r}'s event log kept past MPI_Finalize, "
                   f"its last line's reason {last}")
-    os.remove(os.path.join(out, "papi_mpi_report.json"))
+    # the job's own analysis, at MPI_Finalize (in_job): its report and banner kept aside
+    shutil.move(os.path.join(out, "papi_mpi_report.json"), os.path.join(scratch, mode + ".json"))
+    with open(os.path.join(scratch, mode + ".banner"), "w") as f:
+        f.write(p.stdout)
     return out
+
+
+def in_job(mode, judge, scratch):
+    """The root causes and critical path the ranks computed at MPI_Finalize (the report's
+    root_causes and critical_path, the banner's lines) judged as papi_report's tables
+    are: the same known answers."""
+    path = os.path.join(scratch, mode + ".json")
+    if not check(os.path.exists(path), f"{mode} at MPI_Finalize: the report kept"):
+        return None
+    with open(path) as f:
+        rep = json.load(f)
+    with open(os.path.join(scratch, mode + ".banner")) as f:
+        banner = f.read()
+    rc, cp = rep.get("root_causes", {}), rep.get("critical_path", {})
+    if not check(rc.get("computed") is True,
+                 f"{mode} at MPI_Finalize: root causes computed ({rc.get('why')})"):
+        return None
+    check(rc["conserved"] and abs(rc["explained_s"] + rc["residual_s"] - rc["waits_s"])
+          <= 1e-6 * max(1.0, rc["waits_s"]),
+          f"{mode} at MPI_Finalize: explained {rc['explained_s']:.6f} s + residual "
+          f"{rc['residual_s']:.6f} s = waits {rc['waits_s']:.6f} s")
+    check(rc["messages"] > 0 and rc["seconds"] > 0,
+          f"{mode} at MPI_Finalize: {rc['messages']} messages, {rc['seconds']:.6f} s")
+    check("papi_mpi: root causes (backward replay at MPI_Finalize" in banner and
+          "is caused by `" in banner, f"{mode} at MPI_Finalize: the banner's lines")
+    total, wall = cp.get("total_s", 0), cp.get("wall_s", 0)
+    check(wall > 0 and abs(total - wall) <= 0.05 * wall + cp.get("residual_s", 0),
+          f"{mode} at MPI_Finalize: the critical path's total {total:.6f} s is the wall time "
+          f"{wall:.6f} s +- 5 %")
+    as_csv = [{k: str(v) for k, v in row.items()} for row in rc.get("rows", [])]
+    path_rows = [{k: str(v) for k, v in row.items()} for row in cp.get("rows", [])]
+    print(f"== {mode}: the ranks' own analysis at MPI_Finalize")
+    judge(as_csv, banner, path_rows)
+    result = as_csv
+    # papi_report on the finished job's report: the same rows as its tables
+    job = os.path.join(scratch, mode + "_finished")
+    os.makedirs(job)
+    shutil.copy(path, os.path.join(job, "papi_mpi_report.json"))
+    report(job, "-o", os.path.join(job, "tables"))
+    for name, want in (("mpi_root_causes.csv", as_csv), ("mpi_critical_path.csv", path_rows)):
+        got = table(os.path.join(job, "tables"), name, mode + " at MPI_Finalize")
+        check([r.get("cause", r.get("activity")) for r in got] ==
+              [r.get("cause", r.get("activity")) for r in want] and len(got) == len(want),
+              f"{mode} at MPI_Finalize: papi_report's {name} has the report's {len(want)} rows")
+    return result
+
+
+def same_run(mode, logs, ranks):
+    """One run, two analyses: papi_report's of the kept event logs and the ranks' own at
+    MPI_Finalize give the same largest cause, its costs within 5 % (or 5 ms)."""
+    if not logs or not ranks:
+        return
+    a, b = logs[0], ranks[0]
+    key = ("cause_rank", "cause", "wait_kind", "wait_call", "wait_ranks")
+    check(all(a[k] == b[k] for k in key),
+          f"{mode}: the same largest cause from the logs and at MPI_Finalize "
+          f"({[a[k] for k in key]} / {[b[k] for k in key]})")
+    for k in ("direct_s", "propagated_s", "waited_s"):
+        x, y = float(a[k]), float(b[k])
+        check(abs(x - y) <= max(0.05 * max(x, y), 0.005),
+              f"{mode}: {k} {x:.6f} s from the logs, {y:.6f} s at MPI_Finalize (5 %)")
 
 
 def report(*argv, stderr=False):
@@ -525,12 +597,81 @@ def trace(args, scratch):
           f"trace: logs of another run said ({err4.strip()}) and left out")
 
 
+def skewed_chain(args, scratch):
+    """chain on --np ranks, rank 1's clock 2 s ahead (clock_shift_shim, offsets measured by
+    ping-pong): the ranks' own analysis at MPI_Finalize finds the waits of ranks 1..N-1
+    caused by rank 0's extra, 0.3 s direct and 0.3 s x (N - 2) propagated (or those shares
+    of what was measured), extra on the critical path, the costs conserved."""
+    n, mode = args.np, "chain on %d ranks, rank 1's clock 2 s ahead" % args.np
+    out = os.path.join(scratch, "skew")
+    os.makedirs(out)
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CLOCK_PINGPONG": "1",
+           "LD_PRELOAD": os.path.abspath(args.shim), "PAPI_TEST_CLOCK_SHIFT_RANK": "1",
+           "PAPI_TEST_CLOCK_SHIFT_NS": "2000000000"}
+    p = run_cmd([args.mpirun, "-np", str(n)] + rank_env(args.mpirun, env) + [args.program, "chain"])
+    if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
+        return
+    with open(os.path.join(out, "papi_mpi_report.json")) as f:
+        rep = json.load(f)
+    clock = rep["wait_states"]["clock"]
+    check(clock["max_offset_s"] > 1.9, f"{mode}: the offsets measured ({clock['max_offset_s']} s)")
+    rc, cp = rep.get("root_causes", {}), rep.get("critical_path", {})
+    if not check(rc.get("computed") is True, f"{mode}: computed ({rc.get('why')})"):
+        return
+    check(rc["conserved"], f"{mode}: explained {rc['explained_s']:.6f} s + residual "
+          f"{rc['residual_s']:.6f} s = waits {rc['waits_s']:.6f} s")
+    recv = [r for r in rc["rows"] if r["wait_call"] == "MPI_Recv"]
+    if not check(bool(recv), f"{mode}: root causes of the MPI_Recv waits"):
+        return
+    top = recv[0]
+    check(top["cause_rank"] == 0 and top["cause"] == "extra" and
+          top["wait_ranks"] == ("1-%d" % (n - 1) if n > 2 else "1"),
+          f"{mode}: the waits of ranks 1-{n - 1} caused by rank 0's extra "
+          f"({top['wait_ranks']}: {top['cause_rank']} {top['cause']})")
+    waited = top["waited_s"]
+    near(top["direct_s"], 0.3, f"{mode}: direct cost", waited / (n - 1))
+    near(top["propagated_s"], 0.3 * (n - 2), f"{mode}: propagated cost",
+         waited * (n - 2) / (n - 1))
+    extra = next((r for r in cp.get("rows", []) if r["activity"] == "extra"), None)
+    if check(extra is not None, f"{mode}: extra on the critical path"):
+        near(extra["path_s"], 0.3, f"{mode}: extra's time on the path")
+    total, wall = cp.get("total_s", 0), cp.get("wall_s", 0)
+    check(wall > 0 and abs(total - wall) <= 0.05 * wall + cp.get("residual_s", 0),
+          f"{mode}: the critical path's total {total:.6f} s is the wall time {wall:.6f} s +- 5 %")
+
+
+def faulty_replay(args, scratch, how):
+    """chain on --np ranks, the first replay message each rank receives corrupted (--shim
+    replay_fault_shim.so: its first flow's time lost, or counted twice): the report says
+    the costs are not conserved, and so does the banner."""
+    mode = "a replay that %s a cost" % ("loses" if how == "lose" else "double-counts")
+    out = os.path.join(scratch, how)
+    os.makedirs(out)
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "LD_PRELOAD": os.path.abspath(args.shim),
+           "PAPI_TEST_REPLAY_FAULT": how}
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env)
+                + [args.program, "chain"])
+    if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
+        return
+    applied = sum(int(n) for n in re.findall(r"^REPLAY_FAULT rank \d+ applied (\d+)$",
+                                             p.stdout, re.M))
+    check(applied >= 1, f"{mode}: {applied} replay messages corrupted")
+    with open(os.path.join(out, "papi_mpi_report.json")) as f:
+        rc = json.load(f).get("root_causes", {})
+    check(rc.get("computed") is True and rc.get("conserved") is False,
+          f"{mode}: the report's conserved is false (computed {rc.get('computed')}, "
+          f"conserved {rc.get('conserved')})")
+    check("NOT CONSERVED" in p.stdout, f"{mode}: the banner says NOT CONSERVED")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpirun", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--keep-log", required=True)
-    ap.add_argument("--part", choices=("causes", "advice", "trace"), default="causes")
+    ap.add_argument("--part", choices=("causes", "advice", "trace", "skew", "conservation"), default="causes")
+    ap.add_argument("--np", type=int, default=8)
+    ap.add_argument("--shim", help="clock_shift_shim.so (--part skew)")
     args = ap.parse_args()
     scratch = tempfile.mkdtemp(prefix="papi_root_causes_")
     try:
@@ -539,10 +680,16 @@ def main():
             chain(args, scratch)
         if args.part == "trace":
             trace(args, scratch)
+        if args.part == "skew":
+            skewed_chain(args, scratch)
+        if args.part == "conservation":
+            for how in ("lose", "double"):
+                faulty_replay(args, scratch, how)
         for mode, judge in ((("pipeline", pipeline), ("allreduce", allreduce), ("waitall", waitall))
                             if args.part == "causes" else ()):
             rows, text, path = run(args, mode, scratch)
             judge(rows, text, path)
+            same_run(mode, rows, in_job(mode, judge, scratch))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return verdict()

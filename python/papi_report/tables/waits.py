@@ -5,7 +5,7 @@ the POP efficiencies of the run and of each region. The figures are the wrapper'
 wrapper, or PAPI_MPI_WAITS=0) gives empty tables. Needs pandas only."""
 import pandas as pd
 
-from ..load import mpi_rules, registry
+from ..load import log_delays, mpi_rules, registry
 
 #: The wait kinds, in the report's order (mpi-wrappers/wait_kinds.list).
 KINDS = mpi_rules.REPORT_KEYS
@@ -116,10 +116,33 @@ def mpi_pop(rep):
     return df
 
 
-for _f in (mpi_pop, mpi_wait_ranks, mpi_wait_sites, mpi_wait_regions, mpi_wait_clock):
+def mpi_root_causes(rep):
+    """The root causes the ranks computed at MPI_Finalize (the report's root_causes, the
+    largest 20): the columns of a dead job's mpi_root_causes.csv (log_delays.py)."""
+    rc = rep.get("root_causes")
+    rows = rc.get("rows", []) if isinstance(rc, dict) and rc.get("computed") else []
+    return pd.DataFrame(rows, columns=list(log_delays.COLUMNS))
+
+
+def mpi_critical_path(rep):
+    """The run's critical path the ranks found at MPI_Finalize (the report's critical_path,
+    its 20 longest activities): a dead job's mpi_critical_path.csv columns."""
+    cp = rep.get("critical_path")
+    rows = cp.get("rows", []) if isinstance(cp, dict) else []
+    return pd.DataFrame(rows, columns=list(log_delays.PATH_COLUMNS))
+
+
+for _f in (mpi_pop, mpi_wait_ranks, mpi_wait_sites, mpi_wait_regions, mpi_wait_clock,
+           mpi_root_causes, mpi_critical_path):
     registry.table("mpi")(_f)
 registry.view("mpi_pop", "POP efficiencies (run, and each MPI_Pcontrol region)", 20)
 registry.view("mpi_wait_sites", "Wait states by call site (all ranks)", 40)
 registry.view("mpi_wait_ranks", "Wait states by rank (MPI time split: waits, and the rest)", 64)
 registry.view("mpi_wait_regions", "Wait states by MPI_Pcontrol region and rank", 80)
 registry.view("mpi_wait_clock", "Clock offsets between ranks: waits are +- residual_s", 1)
+registry.view("mpi_root_causes", "Root causes of the waits (computed by the ranks at "
+              "MPI_Finalize): which activity on which rank made them wait, direct and "
+              "propagated", 20)
+registry.view("mpi_critical_path", "Critical path (found by the ranks at MPI_Finalize): the "
+              "activities that set the wall time, the imbalance indicator bounding each one's "
+              "saving", 20)
