@@ -11,7 +11,8 @@ replay_ms = c P^a R^b over the medians. On an oversubscribed machine (more ranks
 cores) a message between two ranks waits for the receiver to be scheduled: the figures
 there are the scheduler's, not the replay's.
 
-Model (one rank per core, on paper), the replay's phases as cause_replay.c makes them:
+Model (one rank per core, on paper), the replay's phases as cause_replay.c makes them
+(main c0410c8: its start agreed in the finalize agreement, no collective of its own):
     t = steps(P) * ALPHA + bytes(P) / BETA
         + chain(W) * (ALPHA + WAIT_US + F(P) * FLOW_NS + message bytes / BETA)
         + rank 0's sort of the rows,
@@ -39,11 +40,13 @@ import statistics
 import sys
 
 ROW_BYTES = 352  # struct pmpi_cause_row (cause_replay.h): 3 doubles, 8 B, 96 + 128 + 96 B
-ROWS = 20  # PMPI_CAUSE_ROWS: the rows a rank sends to rank 0 at most
+ROWS = 20  # PMPI_CAUSE_ROWS: the rows a rank sends to rank 0 at most (a path part: 360 B)
 PATH_ROWS = 20  # PMPI_PATH_ROWS: the critical path's keys broadcast and reduced
 QUERY_BYTES = 112  # a query (cause record, 4 candidate meetings) and its answer, about
 FLOW_BYTES = 24  # struct flow (cause_replay.c): rank, call, kind, direct, waited, ns
 MSG_BYTES = 40 + 4 * 16  # a message's head and about 4 activities of 16 B
+PATH_PARTS = 2  # a rank's parts of the critical path (its activities on it), about
+COLLS_PER_RECORD = 1 / 81  # world collectives a record in finalize-waits (one in 10 rounds)
 CMP_NS = 20  # rank 0's sort of the gathered rows: ns a comparison (assumption)
 # The wrapper's own sequence without the replay on paper (fit_finalize_model.py's model,
 # bench/README.md "Issue 60 item 4": the MPI's own finalize not included)
@@ -164,22 +167,23 @@ def growth(pts):
 
 def model(p, w, recs, args):
     """{phase: (class, steps, bytes, extra ms)} at P = p, w waits a rank, recs records."""
-    rows = ROWS * p
     flows = min(args.flows_per_rank * p, 2 * p + 1, args.flows_cap or math.inf)
+    colls = recs * COLLS_PER_RECORD
+    rows = (ROWS + PATH_PARTS) * p
     return {
-        "agreement (2 Allreduce)": ("O(log P)", 4 * lg(p), 0, 0),
+        "the collectives' last arrivals (the wait rules' Iallreduce, 3 ints a world "
+        "collective)": ("O(log P)", 2 * lg(p), 12 * colls * 2 * lg(p), 0),
         "queries and answers (Reduce_scatter_block of P ints, 2 sparse exchanges)":
             ("O(log P) + O(P) bytes a rank", lg(p) + 4, 4 * p + 2 * QUERY_BYTES * w, 0),
         "replay messages (one per wait, in dependency order)":
             ("O(W) chain x O(P) flows", 0, 2 * w * (MSG_BYTES + FLOW_BYTES * flows),
              2 * w * (args.alpha_us + args.wait_us + flows * args.flow_ns * 1e-3) * 1e-3),
-        "totals (2 Allreduce)": ("O(log P)", 4 * lg(p), 0, 0),
-        "rows to rank 0 (Gather, Gatherv of <= 20 rows a rank, rank 0 sorts)":
+        "totals (1 Allreduce)": ("O(log P)", 2 * lg(p), 0, 0),
+        "rows and path parts to rank 0 (Gather, Gatherv: <= 20 rows a rank; rank 0 sorts)":
             ("O(P) on rank 0", 2 * lg(p), ROW_BYTES * rows,
              rows * math.log2(rows) * CMP_NS * 1e-6),
-        "critical path's key statistics (2 Bcast, 2 Reduce)":
-            ("O(log P)", 4 * lg(p), 8 * PATH_ROWS * 3 * lg(p), 0),
-        "the replay's time (1 Reduce)": ("O(log P)", lg(p), 0, 0),
+        "path statistics (1 Bcast of 21 keys, 1 Reduce; each rank scans its segments)":
+            ("O(log P) + O(R)", 2 * lg(p), 0, PATH_ROWS * recs * 1e-6),
     }
 
 
