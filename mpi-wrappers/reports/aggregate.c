@@ -537,9 +537,9 @@ static const char *cause_off(const struct pmpi_wait_result *w)
 {
     if (!w->done)
         return "no wait states";
-    return pmpi_env_flag("PAPI_MPI_ROOT_CAUSES", 1, pmpi_id()->rank, "1 used")
-               ? "a rank had no memory for the cause cells"
-               : "off (PAPI_MPI_ROOT_CAUSES=0)";
+    return pmpi_env_flag("PAPI_MPI_ROOT_CAUSES", 0, pmpi_id()->rank, "0 used")
+               ? "a rank had no memory for the replay"
+               : "off (PAPI_MPI_ROOT_CAUSES=1 computes them at MPI_Finalize)";
 }
 
 /* Rank 0, after the last row: the report's end, the wait states with it (their parts

@@ -94,7 +94,7 @@ void pmpi_cause_report_json(struct jw *w, const struct pmpi_cause_result *c, con
 
 static int many(const char *ranks)
 {
-    return strchr(ranks, ',') || strchr(ranks, '-');
+    return strchr(ranks, ',') || strchr(ranks, '-') || strstr(ranks, "others");
 }
 
 void pmpi_cause_report_print(FILE *out, const struct pmpi_cause_result *c)

@@ -54,6 +54,9 @@ enum { TAG_QUERIES = 15, TAG_ANSWERS, TAG_REPLAY };
 /* How far back a query looks for them (calls): a wait for a rank met long ago, or never,
  * takes the ranks' first calls without a scan of the whole log for each. */
 #define SCAN (1 << 16)
+/* The origins one message carries at most (FOLDED of them the folded others'). */
+#define FLOW_CAP 64
+#define FOLDED   8
 
 struct query {
     int64_t cause_rec;
@@ -455,6 +458,37 @@ static int flow_cmp(const void *a, const void *b)
     return (int)y->direct - (int)x->direct;
 }
 
+static int by_ns_desc(const void *a, const void *b)
+{
+    const struct flow *x = a, *y = b;
+    return x->ns > y->ns ? -1 : x->ns < y->ns;
+}
+
+/* More origins than FLOW_CAP: the largest kept, the others folded into one origin per
+ * kind, call and kind of cost, of rank -1 ("other ranks", its waiting not counted in
+ * the rows' waited_s): a message stays bounded whatever the ranks a wait's time came
+ * from. The time is kept whole. Returns the flows left. */
+static long long fold(struct flow *f, long long n)
+{
+    qsort(f, (size_t)n, sizeof *f, by_ns_desc);
+    long long m = FLOW_CAP - FOLDED;
+    for (long long i = FLOW_CAP - FOLDED; i < n; i++) {
+        struct flow g = f[i];
+        g.rank = -1, g.waited = 0;
+        long long k = FLOW_CAP - FOLDED;
+        while (k < m && flow_cmp(&f[k], &g) != 0)
+            k++;
+        if (k < m)
+            f[k].ns += g.ns;
+        else if (m < FLOW_CAP)
+            f[m++] = g;
+        else /* more kinds of folded origin than room: onto the last */
+            f[m - 1].ns += g.ns;
+    }
+    qsort(f, (size_t)m, sizeof *f, flow_cmp);
+    return m;
+}
+
 /* A wait's flow: its own time (direct) and what was passed to it, one entry per origin
  * and kind of cost; its total in *total. */
 static long long flow_of(struct replay *r, int64_t b, double *total)
@@ -487,7 +521,7 @@ static long long flow_of(struct replay *r, int64_t b, double *total)
         else
             r->flows[m++] = r->flows[i];
     }
-    return m;
+    return m > FLOW_CAP ? fold(r->flows, m) : m;
 }
 
 /* A wait this rank caused (entry e): its flow spread over this rank's excess and waits
@@ -891,19 +925,26 @@ static int cause_rows(struct replay *r, struct pmpi_cause_row *out)
         struct pmpi_cause_row *row = &all[nall++];
         memset(row, 0, sizeof *row);
         long long nr = 0;
+        int others = 0;
         for (j = i; j < t->n && t->v[j].key == t->v[i].key && t->v[j].kind == t->v[i].kind &&
                     t->v[j].call == t->v[i].call;
              j++) {
             row->direct += t->v[j].direct;
             row->prop += t->v[j].prop;
             row->waited += t->v[j].waited;
-            ranks[nr++] = t->v[j].rank;
+            if (t->v[j].rank >= 0)
+                ranks[nr++] = t->v[j].rank;
+            else
+                others = 1;
         }
         row->cause_rank = r->me;
         row->call = t->v[i].call;
         row->kind = t->v[i].kind;
         row->pad = 0;
         ranks_text(ranks, nr, row->ranks, sizeof row->ranks);
+        if (others) /* folded origins: other ranks too */
+            strncat(row->ranks, nr ? ",others" : "others",
+                    sizeof row->ranks - strlen(row->ranks) - 1);
         /* the key and its site: named below, for the rows kept */
         memcpy(row->site, &t->v[i].key, sizeof t->v[i].key);
     }

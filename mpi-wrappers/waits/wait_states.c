@@ -241,8 +241,9 @@ static void collectives_grouped(struct exchange *x, struct pmpi_wait_log *w,
 
 /* PAPI_MPI_CLOCK_PINGPONG: 1 measures offsets by ping-pong even on rank 0's boot. */
 static int force_pingpong;
-/* PAPI_MPI_ROOT_CAUSES: 0 leaves out the delay analysis and the critical path (the
- * backward replay, cause_replay.c). */
+/* PAPI_MPI_ROOT_CAUSES: 1 adds the delay analysis and the critical path (the backward
+ * replay, cause_replay.c); off by default: its time on this project's 2-core VM was
+ * several times the rest of MPI_Finalize's (bench/README.md, issue 72). */
 static int causes_on;
 
 static int env_pingpong(void)
@@ -253,7 +254,7 @@ static int env_pingpong(void)
 void pmpi_waits_init(struct pmpi_event_log *log)
 {
     force_pingpong = env_pingpong();
-    causes_on = pmpi_env_flag("PAPI_MPI_ROOT_CAUSES", 1, pmpi_id()->rank, "1 used");
+    causes_on = pmpi_env_flag("PAPI_MPI_ROOT_CAUSES", 0, pmpi_id()->rank, "0 used");
     int on = pmpi_agree_add(PMPI_AGREE_MIN, log->on);
     pmpi_agree_run(MPI_COMM_WORLD);
     /* one rank without a log: no rank keeps one (the matching needs all) */

@@ -83,7 +83,7 @@ def launch(args, mode, scratch, more=None, finished=False):
     checkpoint, no shim), each rank's last line's reason checked "MPI_Finalize"."""
     out = os.path.join(scratch, mode)
     os.makedirs(out)
-    env = {"PAPI_MPI_OUTPUT_DIR": out}
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_ROOT_CAUSES": "1"}
     env.update({"PAPI_MPI_KEEP_EVENT_LOG": "1"} if finished else
                {"PAPI_MPI_CHECKPOINT": "0.01", "LD_PRELOAD": os.path.abspath(args.keep_log)})
     env.update(more or {})
@@ -605,7 +605,7 @@ def skewed_chain(args, scratch):
     n, mode = args.np, "chain on %d ranks, rank 1's clock 2 s ahead" % args.np
     out = os.path.join(scratch, "skew")
     os.makedirs(out)
-    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CLOCK_PINGPONG": "1",
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "PAPI_MPI_CLOCK_PINGPONG": "1", "PAPI_MPI_ROOT_CAUSES": "1",
            "LD_PRELOAD": os.path.abspath(args.shim), "PAPI_TEST_CLOCK_SHIFT_RANK": "1",
            "PAPI_TEST_CLOCK_SHIFT_NS": "2000000000"}
     p = run_cmd([args.mpirun, "-np", str(n)] + rank_env(args.mpirun, env) + [args.program, "chain"])
@@ -648,7 +648,7 @@ def faulty_replay(args, scratch, how):
     out = os.path.join(scratch, how)
     os.makedirs(out)
     env = {"PAPI_MPI_OUTPUT_DIR": out, "LD_PRELOAD": os.path.abspath(args.shim),
-           "PAPI_TEST_REPLAY_FAULT": how}
+           "PAPI_TEST_REPLAY_FAULT": how, "PAPI_MPI_ROOT_CAUSES": "1"}
     p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env)
                 + [args.program, "chain"])
     if not check(p.returncode == 0, f"{mode}: exit status {p.returncode}"):
@@ -662,6 +662,30 @@ def faulty_replay(args, scratch, how):
           f"{mode}: the report's conserved is false (computed {rc.get('computed')}, "
           f"conserved {rc.get('conserved')})")
     check("NOT CONSERVED" in p.stdout, f"{mode}: the banner says NOT CONSERVED")
+
+
+def off_by_default(args, scratch):
+    """Without PAPI_MPI_ROOT_CAUSES the replay does not run: root_causes says why, no
+    critical_path, no banner line of it, no replay message (the shim corrupted none)."""
+    out = os.path.join(scratch, "off")
+    os.makedirs(out)
+    env = {"PAPI_MPI_OUTPUT_DIR": out, "LD_PRELOAD": os.path.abspath(args.shim),
+           "PAPI_TEST_REPLAY_FAULT": "lose"}
+    p = run_cmd([args.mpirun, "-np", str(args.np)] + rank_env(args.mpirun, env)
+                + [args.program, "chain"])
+    if not check(p.returncode == 0, f"off by default: exit status {p.returncode}"):
+        return
+    with open(os.path.join(out, "papi_mpi_report.json")) as f:
+        rep = json.load(f)
+    rc = rep.get("root_causes", {})
+    check(rc.get("computed") is False and "PAPI_MPI_ROOT_CAUSES=1" in rc.get("why", "")
+          and "critical_path" not in rep,
+          f"off by default: root_causes {rc}, critical_path {'critical_path' in rep}")
+    check("is caused by" not in p.stdout and "backward replay" not in p.stdout,
+          "off by default: no banner line of the replay")
+    applied = sum(int(n) for n in re.findall(r"^REPLAY_FAULT rank \d+ applied (\d+)$",
+                                             p.stdout, re.M))
+    check(applied == 0, f"off by default: {applied} replay messages (none)")
 
 
 def main():
@@ -685,6 +709,7 @@ def main():
         if args.part == "conservation":
             for how in ("lose", "double"):
                 faulty_replay(args, scratch, how)
+            off_by_default(args, scratch)
         for mode, judge in ((("pipeline", pipeline), ("allreduce", allreduce), ("waitall", waitall))
                             if args.part == "causes" else ()):
             rows, text, path = run(args, mode, scratch)
