@@ -27,13 +27,14 @@ ranks had a core each (P = 2 on this 2-core VM, where the chain is every message
 replay's time over its messages, F(P)
 the flows a message carries (waiting time by origin: waiting rank, call, kind; they
 pile up as waits propagate, up to 2 P + 1 here: FLOWS_PER_RANK x P, 0.8 to 1.7 P
-measured with a local diagnostic build), FLOW_NS the work per flow (sorting, merging,
+measured with a local diagnostic build; since main 10da877 at most FLOW_CAP = 64, the
+smallest folded: --flows-cap, 0 for the replay before it), FLOW_NS the work per flow (sorting, merging,
 spreading it over the cause's activities and waits: about 0.7 us a flow sent, perf's
 cpu-clock samples in those functions over the flows, 16 ranks under Open MPI, the same
 diagnostic build), 24 B a flow; ALPHA
 and BETA as in fit_finalize_model.py (assumptions: 3 us, 10 GB/s).
 Usage: fit_replay_model.py [--alpha-us 3] [--beta-gbs 10] [--wait-us US] [--records R]
-       [--flows-per-rank 1] [--flow-ns 700] [--flows-cap N] [--at P ...] [LABEL=]FILE..."""
+       [--flows-per-rank 1] [--flow-ns 700] [--flows-cap 64] [--at P ...] [LABEL=]FILE..."""
 import argparse
 import math
 import statistics
@@ -176,7 +177,7 @@ def model(p, w, recs, args):
         "queries and answers (Reduce_scatter_block of P ints, 2 sparse exchanges)":
             ("O(log P) + O(P) bytes a rank", lg(p) + 4, 4 * p + 2 * QUERY_BYTES * w, 0),
         "replay messages (one per wait, in dependency order)":
-            ("O(W) chain x O(P) flows", 0, 2 * w * (MSG_BYTES + FLOW_BYTES * flows),
+            ("O(W) chain x min(O(P), cap) flows", 0, 2 * w * (MSG_BYTES + FLOW_BYTES * flows),
              2 * w * (args.alpha_us + args.wait_us + flows * args.flow_ns * 1e-3) * 1e-3),
         "totals (1 Allreduce)": ("O(log P)", 2 * lg(p), 0, 0),
         "rows and path parts to rank 0 (Gather, Gatherv: <= 20 rows a rank; rank 0 sorts)":
@@ -221,8 +222,9 @@ def main():
     ap.add_argument("--flows-per-rank", type=float, default=1.0,
                     help="flows a replay message carries, per rank of the job")
     ap.add_argument("--flow-ns", type=float, default=700.0, help="work per flow (ns)")
-    ap.add_argument("--flows-cap", type=float, default=0,
-                    help="flows a message carries at most (0: none; what a bound would give)")
+    ap.add_argument("--flows-cap", type=float, default=64,
+                    help="flows a message carries at most (FLOW_CAP; 0: none, as before "
+                         "main 10da877)")
     ap.add_argument("--at", type=int, nargs="*", default=[10000, 100000])
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
