@@ -29,9 +29,10 @@ long pmpi_idle_sleep_ns(long polls)
     return ns < SLEEP_MAX_NS ? ns : SLEEP_MAX_NS;
 }
 
-static void pause_after(long polls)
+static void pause_after(long polls, long most_ns)
 {
-    struct timespec nap = {0, pmpi_idle_sleep_ns(polls)};
+    long ns = pmpi_idle_sleep_ns(polls);
+    struct timespec nap = {0, ns < most_ns ? ns : most_ns};
     if (nap.tv_nsec > 0)
         nanosleep(&nap, NULL);
 }
@@ -42,16 +43,22 @@ int pmpi_idle_wait(MPI_Request *req, MPI_Status *status)
         int done = 0, rc = PMPI_Test(req, &done, status);
         if (rc != MPI_SUCCESS || done)
             return rc;
-        pause_after(polls);
+        pause_after(polls, SLEEP_MAX_NS);
     }
 }
 
 int pmpi_idle_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
 {
+    return pmpi_idle_mprobe_nap(source, tag, comm, msg, status, SLEEP_MAX_NS);
+}
+
+int pmpi_idle_mprobe_nap(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status,
+                         long most_ns)
+{
     for (long polls = 0;; polls++) {
         int found = 0, rc = PMPI_Improbe(source, tag, comm, &found, msg, status);
         if (rc != MPI_SUCCESS || found)
             return rc;
-        pause_after(polls);
+        pause_after(polls, most_ns);
     }
 }

@@ -22,5 +22,10 @@ static inline int pmpi_idle_complete(int started, MPI_Request *req)
 long pmpi_idle_sleep_ns(long polls);
 /* MPI_Mprobe's contract (a matched message in *msg, its status), waiting the same way. */
 int pmpi_idle_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status);
+/* The same with its sleeps at most most_ns each: for a wait that is one of a chain of
+ * short ones (the root-cause replay's messages), where a sleep of up to 1 ms per link
+ * would add up. */
+int pmpi_idle_mprobe_nap(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status,
+                         long most_ns);
 
 #endif
