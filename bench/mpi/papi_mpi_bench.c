@@ -49,6 +49,13 @@ static double median(double *v)
     return v[BATCHES / 2];
 }
 
+/* The process's CPU time (user and system) in ms. */
+static double cpu_ms(const struct rusage *ru)
+{
+    return (ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
+           (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1e-3;
+}
+
 /* Busy for us microseconds of this thread's CPU time: a compute phase whose work does not
  * shrink when the rank is preempted (the ranks share 2 cores here). */
 static void compute_us(double us)
@@ -176,11 +183,7 @@ int main(int argc, char **argv)
         printf("bench: MPI_Finalize with the report took %.3f ms at %d ranks\n", ms, size);
     /* Peak memory the report added on this rank (max RSS growth across MPI_Finalize), and
      * the CPU time the rank spent in it (against its wall time: polling or sleeping). */
-    double cpu_ms = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec -
-                     ru0.ru_stime.tv_sec) * 1e3 +
-                    (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec + ru1.ru_stime.tv_usec -
-                     ru0.ru_stime.tv_usec) * 1e-3;
     printf("bench: rank %d finalize_ms %.3f maxrss_growth_kb %ld cpu_ms %.1f\n", rank, ms,
-           ru1.ru_maxrss - ru0.ru_maxrss, cpu_ms);
+           ru1.ru_maxrss - ru0.ru_maxrss, cpu_ms(&ru1) - cpu_ms(&ru0));
     return 0;
 }
