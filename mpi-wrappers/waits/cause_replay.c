@@ -298,18 +298,24 @@ static int interval(struct replay *r, double s, double e, struct keytab *t, int 
 
 /* ---- the queries: each wait's interval fixed with its cause rank ---- */
 
-/* The meetings before call b that may be with rank c, latest first: a message between
- * them, a world collective (every rank's), a collective on another communicator (c may
- * be in it); two of the first kinds end the list. */
-static int candidates(const struct pmpi_timeline *tl, int64_t b, int c, struct pmpi_sync *out)
+/* The meetings before call b that may be with rank c, latest first: the last messages
+ * between them and collectives on other communicators (c may be in them), at most
+ * QCAND - 1, then the last world collective (every rank's: where the others were not
+ * c's, the interval starts there rather than at the ranks' first calls). */
+static int candidates(const struct replay *r, int64_t b, int c, struct pmpi_sync *out)
 {
-    int n = 0, sure = 0;
-    for (int64_t j = b - 1; j >= 0 && j >= b - SCAN && n < QCAND && sure < 2; j--) {
-        const struct pmpi_tl_call *x = &tl->calls[j];
-        if (x->sync.type == PMPI_SYNC_NONE || (x->sync.type == PMPI_SYNC_P2P && x->partner != c))
+    const struct pmpi_timeline *tl = &r->tl;
+    int n = 0;
+    for (int64_t j = b - 1; j >= 0 && j >= b - SCAN; j--) {
+        const struct pmpi_sync *s = &tl->calls[j].sync;
+        if (s->type == PMPI_SYNC_WORLD) { /* every rank's: the last one needed */
+            out[n++] = *s;
+            break;
+        }
+        if (n == QCAND - 1 || s->type == PMPI_SYNC_NONE ||
+            (s->type == PMPI_SYNC_P2P && pmpi_tl_partner(r->w, s) != c))
             continue;
-        sure += x->sync.type != PMPI_SYNC_GROUP;
-        out[n++] = x->sync;
+        out[n++] = *s;
     }
     return n;
 }
@@ -349,7 +355,7 @@ static void queries(struct replay *r, struct pmpi_sparse_ws *ws, int *cnt, char 
         struct query *q = &r->q[at];
         memset(q, 0, sizeof *q);
         q->cause_rec = c->cause_rec;
-        q->ncand = candidates(tl, b, c->cause_rank, q->cand);
+        q->ncand = candidates(r, b, c->cause_rank, q->cand);
         r->q_call[at] = b;
     }
     int nfrom = 0;

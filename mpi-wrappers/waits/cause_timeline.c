@@ -58,6 +58,7 @@ static void make_calls(struct pmpi_timeline *tl, const struct pmpi_wait_log *w)
             w->ev[last_rec].call == e->call) {
             struct pmpi_tl_call *c = &tl->calls[tl->ncalls - 1];
             tl->call_of_rec[i] = tl->ncalls - 1;
+            c->rec1 = i;
             if (w->wait[i] > c->wait) { /* the request it waited longest for */
                 c->wait = w->wait[i];
                 c->kind = w->kind[i];
@@ -75,22 +76,14 @@ static void make_calls(struct pmpi_timeline *tl, const struct pmpi_wait_log *w)
                                    comm ? w->sync[i] : (struct pmpi_sync){0, 0, 0},
                                    comm ? w->cause_rec[i] : -1,
                                    comm && w->wait[i] > 0 ? w->cause_rank[i] : -1,
-                                   -1,
+                                   i,
+                                   i,
                                    e->call,
                                    comm ? w->kind[i] : 0};
         if (c->wait <= 0)
             c->wait = 0;
         tl->call_of_rec[i] = tl->ncalls++;
         last_rec = i;
-    }
-    for (long long j = 0; j < tl->ncalls; j++) { /* a message's other rank */
-        struct pmpi_tl_call *c = &tl->calls[j];
-        if (c->sync.type != PMPI_SYNC_P2P)
-            continue;
-        if (c->sync.a != w->rank)
-            c->partner = c->sync.a;
-        else if (c->sync.b >= 0 && c->sync.b < w->n)
-            c->partner = w->ev[c->sync.b].peer;
     }
 }
 
@@ -203,10 +196,22 @@ void pmpi_tl_build(struct pmpi_timeline *tl, const struct pmpi_wait_log *w,
         if (e->kind == PMPI_EV_COLL && !(e->flags & PMPI_EVF_GROUP) && e->tag >= 0 && e->tag < nseq)
             tl->coll_rec[e->tag] = i;
     }
+    /* A call's meeting is the one it completed last: of a Waitall's requests, the one it
+     * waited longest for (the others completed earlier, when is not known: the Waitall's
+     * end would start their intervals too late), as papi_report's timelines take it. */
     for (long long j = 0; j < tl->ncalls; j++)
         if (tl->calls[j].sync.type != PMPI_SYNC_NONE)
             tl->syncs[tl->nsyncs++] = (struct pmpi_tl_sync){tl->calls[j].sync, j};
     qsort(tl->syncs, (size_t)tl->nsyncs, sizeof *tl->syncs, tl_sync_cmp);
+}
+
+int pmpi_tl_partner(const struct pmpi_wait_log *w, const struct pmpi_sync *s)
+{
+    if (s->type != PMPI_SYNC_P2P)
+        return -1;
+    if (s->a != w->rank)
+        return s->a;
+    return s->b >= 0 && s->b < w->n ? w->ev[s->b].peer : -1;
 }
 
 int64_t pmpi_tl_met(const struct pmpi_timeline *tl, const struct pmpi_sync *s)

@@ -30,7 +30,7 @@ struct pmpi_tl_call {
     struct pmpi_sync sync; /* the meeting it completed (type 0: none) */
     int64_t cause_rec;     /* what its wait waited for: the record on cause_rank */
     int32_t cause_rank;    /* -1: unknown */
-    int32_t partner;       /* a message's other rank, -1 */
+    int64_t rec0, rec1;    /* its records (several: the requests a Waitall completed) */
     uint16_t call;         /* PMPI_ID_... */
     uint8_t kind;          /* its wait's kind */
 };
@@ -72,7 +72,10 @@ int pmpi_tl_is_call(const struct pmpi_event *e);
 void pmpi_tl_free(struct pmpi_timeline *tl);
 /* A region name's hash as the keys hold it (never 0). */
 uint64_t pmpi_tl_region_hash(const char *name);
-/* The call that completed meeting s on this rank, or -1. */
+/* A message's other rank (meeting s of this rank's, of w's log), or -1. */
+int pmpi_tl_partner(const struct pmpi_wait_log *w, const struct pmpi_sync *s);
+/* The call that completed meeting s on this rank (its meeting: pmpi_tl_call.sync), or
+ * -1. */
 int64_t pmpi_tl_met(const struct pmpi_timeline *tl, const struct pmpi_sync *s);
 /* The call of a cause record (a record index, or PMPI_CAUSE_SEQ), or -1. */
 int64_t pmpi_tl_cause_call(const struct pmpi_timeline *tl, int64_t rec);
