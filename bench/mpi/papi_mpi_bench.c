@@ -10,7 +10,12 @@
  * Run it linked to libpapi_mpi (as built) under mpirun; the library's banner at
  * MPI_Finalize then reports the aggregation time and bytes per rank.
  * PAPI_MPI_CALLSITES=0 or 1 (the default) switches the per-call-site statistics,
- * PAPI_MPI_WAITS=0 or 1 (the default) the event log. */
+ * PAPI_MPI_WAITS=0 or 1 (the default) the event log.
+ * Modes: (none) the per-call costs; finalize-only (run_scale.sh, run_finalize_cost.sh):
+ * a few calls, then MPI_Finalize timed on every rank; finalize-waits ROUNDS
+ * (run_replay_cost.sh, issue 72 item 6): ROUNDS rounds of an imbalanced compute and a
+ * neighbour exchange that leave waits for the root-cause replay at MPI_Finalize, then
+ * MPI_Finalize timed the same way. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +47,49 @@ static double median(double *v)
 {
     qsort(v, BATCHES, sizeof *v, cmp);
     return v[BATCHES / 2];
+}
+
+/* The process's CPU time (user and system) in ms. */
+static double cpu_ms(const struct rusage *ru)
+{
+    return (ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
+           (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1e-3;
+}
+
+/* Busy for us microseconds of this thread's CPU time: a compute phase whose work does not
+ * shrink when the rank is preempted (the ranks share 2 cores here). */
+static void compute_us(double us)
+{
+    double end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + us * 1e3;
+    volatile double x = 1;
+    while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+        for (int i = 0; i < 64; i++)
+            x = x * 1.0000001 + 1e-9;
+}
+
+/* finalize-waits: waits for the replay to explain. Each round, a compute of 20 to 60 us
+ * that depends on the rank and shifts with the round (so the late rank, the cause, moves
+ * around the ring), then an exchange with both ring neighbours (2 MPI_Irecv, 2 MPI_Isend,
+ * MPI_Waitall: late-sender waits in the Waitall), and every 10th round an MPI_Allreduce
+ * (waits at a collective): about 8 event-log records a round on every rank (8,100 at
+ * 1000 rounds: papi_mpi_report.json's wait_states.log.records over the ranks). */
+static void exchange_rounds(int rounds, int rank, int size)
+{
+    int left = (rank + size - 1) % size, right = (rank + 1) % size;
+    double out[2] = {rank, rank}, in[2], sum = rank;
+    for (int i = 0; i < rounds; i++) {
+        compute_us(20 + 10 * ((rank * 3 + i) % 5));
+        MPI_Request req[4];
+        MPI_Status st[4];
+        MPI_Irecv(&in[0], 1, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &req[0]);
+        MPI_Irecv(&in[1], 1, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &req[1]);
+        MPI_Isend(&out[0], 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &req[2]);
+        MPI_Isend(&out[1], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &req[3]);
+        MPI_Waitall(4, req, st);
+        out[0] = in[1], out[1] = in[0];
+        if (i % 10 == 9)
+            MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
 }
 
 /* Alternate wrapped and direct batches so both see the same machine state. */
@@ -94,7 +142,14 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("bench: %d ranks, call sites %s, wait states %s\n", size,
                cs && cs[0] == '0' ? "off" : "on", ws && ws[0] == '0' ? "off" : "on");
-    if (argc < 2 || strcmp(argv[1], "finalize-only") != 0) {
+    int waits = argc >= 2 && strcmp(argv[1], "finalize-waits") == 0;
+    if (waits) {
+        int rounds = argc >= 3 ? atoi(argv[2]) : 1000;
+        if (rank == 0)
+            printf("bench: finalize-waits %d rounds\n", rounds);
+        exchange_rounds(rounds, rank, size);
+        MPI_Barrier(MPI_COMM_WORLD);
+    } else if (argc < 2 || strcmp(argv[1], "finalize-only") != 0) {
         measure("MPI_Comm_rank", 0, 0, MPI_COMM_WORLD, rank == 0);
         measure("MPI_Sendrecv 0 B to self", 1, 0, MPI_COMM_SELF, rank == 0);
         measure("MPI_Waitall 4 null requests", 2, 0, MPI_COMM_SELF, rank == 0);
@@ -126,8 +181,9 @@ int main(int argc, char **argv)
     getrusage(RUSAGE_SELF, &ru1);
     if (rank == 0)
         printf("bench: MPI_Finalize with the report took %.3f ms at %d ranks\n", ms, size);
-    /* Peak memory the report added on this rank (max RSS growth across MPI_Finalize). */
-    printf("bench: rank %d finalize_ms %.3f maxrss_growth_kb %ld\n", rank, ms,
-           ru1.ru_maxrss - ru0.ru_maxrss);
+    /* Peak memory the report added on this rank (max RSS growth across MPI_Finalize), and
+     * the CPU time the rank spent in it (against its wall time: polling or sleeping). */
+    printf("bench: rank %d finalize_ms %.3f maxrss_growth_kb %ld cpu_ms %.1f\n", rank, ms,
+           ru1.ru_maxrss - ru0.ru_maxrss, cpu_ms(&ru1) - cpu_ms(&ru0));
     return 0;
 }
