@@ -1069,15 +1069,20 @@ static int path_merge(struct pmpi_path_row *all, long long nall, struct pmpi_cau
 }
 
 /* The reduction of the path's activities: their time per rank summed (the first
- * PMPI_PATH_ROWS), its maximum (the next), and the replay's time (the last: maximum). */
+ * PMPI_PATH_ROWS), its maximum (the next), and the replay's time (the last: maximum).
+ * The vector is one element of a contiguous type: an MPI may hand an operation any part
+ * of a buffer of several elements (Open MPI's pipelined reductions do), never part of
+ * one element. */
 #define STATS (2 * PMPI_PATH_ROWS + 1)
 static void stats_op(void *in, void *inout, int *len, MPI_Datatype *type)
 {
-    const double *a = in;
-    double *b = inout;
     (void)type;
-    for (int i = 0; i < *len; i++)
-        b[i] = i < PMPI_PATH_ROWS ? a[i] + b[i] : a[i] > b[i] ? a[i] : b[i];
+    for (int e = 0; e < *len; e++) {
+        const double *a = (const double *)in + (size_t)e * STATS;
+        double *b = (double *)inout + (size_t)e * STATS;
+        for (int i = 0; i < STATS; i++)
+            b[i] = i < PMPI_PATH_ROWS ? a[i] + b[i] : a[i] > b[i] ? a[i] : b[i];
+    }
 }
 
 /* The rows on rank 0: each rank's largest causes and its parts of the path in one gather;
@@ -1156,10 +1161,15 @@ static void rows(struct replay *r, struct pmpi_cause_result *res, int nseg_ranks
     }
     spent[STATS - 1] = (double)(pmpi_now_ns() - t_start) * 1e-9;
     MPI_Op op;
-    if (PMPI_Op_create(stats_op, 1, &op) != MPI_SUCCESS)
+    MPI_Datatype vec;
+    if (PMPI_Type_contiguous(STATS, MPI_DOUBLE, &vec) != MPI_SUCCESS)
         return;
-    pmpi_idle_complete(PMPI_Ireduce(spent, got, STATS, MPI_DOUBLE, op, 0, r->comm, &req), &req);
-    PMPI_Op_free(&op);
+    PMPI_Type_commit(&vec);
+    if (PMPI_Op_create(stats_op, 1, &op) == MPI_SUCCESS) {
+        pmpi_idle_complete(PMPI_Ireduce(spent, got, 1, vec, op, 0, r->comm, &req), &req);
+        PMPI_Op_free(&op);
+    }
+    PMPI_Type_free(&vec);
     for (int i = 0; r->me == 0 && i < nkeys && i < res->npath; i++) {
         res->path[i].mean = got[i] / (nseg_ranks > 0 ? nseg_ranks : 1);
         res->path[i].max = got[PMPI_PATH_ROWS + i];
