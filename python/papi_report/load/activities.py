@@ -25,7 +25,7 @@ def segments(calls, regions):
 
 def iter_segments(calls, regions):
     """segments() one at a time, each as soon as the call it ends with is read (calls: an
-    iterable; regions: a sequence), for a timeline written to disk (timeline.py)."""
+    iterable; regions: a sequence), for a timeline written to disk (cause_timeline.py)."""
     stack, k, prev = [], 0, None
     for i, c in enumerate(calls):
         if prev is not None:

@@ -20,7 +20,7 @@ the indicator: an upper bound on the run's saving, since another path may then s
 wall time. Clocks that disagree can put the record waited for after the wait's end: the
 overlap is walked twice and counted as the clock residual, so the path's total equals
 the wall time within it (check()). Plain Python, pure functions."""
-from . import timeline
+from . import cause_timeline as timeline
 from .activities import activity_name
 from .root_causes import ranks_text, site_text
 
@@ -59,7 +59,7 @@ class _Jumped:
 
 def walk(calls, regions=None, steps=True):
     """The critical path of calls ({rank: [Call] in time order}, or {rank: timeline}
-    (timeline.py: a dead job's on disk, log_delays.py); regions: {rank: [(t, +1/-1, name)]}
+    (cause_timeline.py: a dead job's on disk, log_delays.py); regions: {rank: [(t, +1/-1, name)]}
     of the lists): {"path": {(rank, key): ns}, "sites": {key: (rank, (site, call name)) of
     its longest part on the path}, "total": ns on the path, "end": ns the path ends (the
     last rank's end), "start": ns it starts, "first": ns of the earliest record of any rank,

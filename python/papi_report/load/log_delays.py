@@ -21,7 +21,8 @@ analyses adding nothing to the peak; 6.4 s before and 6.8 s now on a loaded mach
 import csv
 import os
 
-from . import advice, critical_path, event_log_read, event_logs, root_causes, timeline
+from . import advice, critical_path, event_log_read, event_logs, root_causes
+from . import cause_timeline as timeline
 from .event_record import COLL, COUNTER, EVF_GROUP, RECV, REGION_ENTER, REGION_EXIT, SEND, WAIT
 from .progress import Progress
 

@@ -25,7 +25,7 @@ papi_report --merge-trace), each wait's own costs are kept too, with where on th
 rank its largest share landed. Plain Python, pure functions over the records given."""
 import heapq
 
-from . import timeline
+from . import cause_timeline as timeline
 from .activities import activity_name
 
 
@@ -67,7 +67,7 @@ def interval(tls, w, b, c, ci):
 
 def analyse(calls, regions=None, per_wait=False):
     """The root causes of the waits of calls ({rank: [Call] in time order}, or {rank:
-    timeline} (timeline.py: a dead job's on disk, log_delays.py); regions: {rank: [(t,
+    timeline} (cause_timeline.py: a dead job's on disk, log_delays.py); regions: {rank: [(t,
     +1/-1, name)]} of the lists): {"costs": {(cause rank, activity key): {(wait kind, wait
     call, waiting rank): [direct ns, propagated ns]}}, "sites": {(rank, key): (site, call)},
     "waits": ns of waiting, "residual": ns not explained, "waits_by": {(kind, call, rank):

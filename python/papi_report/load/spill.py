@@ -11,7 +11,7 @@ buffered; a full buffer is written as a run sorted by key; take() merges the run
 each read forward once. Memory: the buffer and one cursor a run, whatever the items.
 
 Rows: a table of fixed-width rows of int64 fields (a rank's timeline: log_delays.py,
-timeline.py), appended a block of BLOCK rows at a time and read back on demand, a block
+cause_timeline.py), appended a block of BLOCK rows at a time and read back on demand, a block
 per os.pread into an array: random access keeps the last CACHED blocks the spill's tables
 read (all tables together: memory independent of the tables and of their rows), never a
 table (not mmap: the pages of a mapping it touches would count in the process's RSS until

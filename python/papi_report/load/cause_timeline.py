@@ -1,4 +1,4 @@
-"""papi_report.load.timeline: a rank's timeline as the delay analysis (root_causes.py) and
+"""papi_report.load.cause_timeline: a rank's timeline as the delay analysis (root_causes.py) and
 the critical path (critical_path.py) read it: one interface over two stores, so that each
 analysis is written once.
 - ListTimeline: activities.Call in a list and the rank's regions, its Segments, sync
