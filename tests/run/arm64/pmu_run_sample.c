@@ -81,8 +81,12 @@ int main(int argc, char **argv)
     CHECK(samples > 0 && samples * PERIOD == total,
           "samples x period %llu != the folded total %llu", samples * PERIOD, total);
     CHECK(hot >= want * 0.95 && hot <= want * 1.05, "hot_loop %llu, want %.0f +- 5%%", hot, want);
-    CHECK(cold >= cwant * 0.8 && cold <= cwant * 1.2, "cold_loop %llu, want %.0f +- 20%%", cold,
-          cwant);
+    /* cold_loop holds about 7.5 samples: a function's share is whole periods, and the
+     * interrupt lands past the sampled instruction (skid), across a loop's end now and
+     * then: 20 % or 3 periods, whichever is more (CI's n1 boot once gave 5 samples) */
+    double ctol = cwant * 0.2 > 3.0 * PERIOD ? cwant * 0.2 : 3.0 * PERIOD;
+    CHECK(cold >= cwant - ctol && cold <= cwant + ctol, "cold_loop %llu, want %.0f +- %.0f", cold,
+          cwant, ctol);
     CHECK(lane_is_function(top_leaf, "hot_loop"), "the heaviest stack ends in %s, not hot_loop",
           top_leaf);
     return test_done("pmu_run_sample");
