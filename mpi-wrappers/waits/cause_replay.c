@@ -226,8 +226,6 @@ struct replay {
     int64_t last_entry; /* the entry the last message received was for, -1 */
     /* scratch */
     struct keytab mine, theirs;
-    struct act *acts;
-    long long capacts;
     struct flow *flows;
     long long capflows;
     struct {
@@ -1214,7 +1212,6 @@ static void replay_free(struct replay *r)
     free(r->buf);
     free(r->mine.v);
     free(r->theirs.v);
-    free(r->acts);
     free(r->flows);
     free(r->wl);
     free(r->rbuf);

@@ -40,6 +40,16 @@ int pmpi_wait_log_cells(struct pmpi_wait_log *w)
     return -1;
 }
 
+void pmpi_wait_log_causes_free(struct pmpi_wait_log *w)
+{
+    free(w->sync);
+    free(w->cause_rank);
+    free(w->cause_rec);
+    w->sync = NULL;
+    w->cause_rank = NULL;
+    w->cause_rec = NULL;
+}
+
 int pmpi_wait_log_causes(struct pmpi_wait_log *w)
 {
     size_t cells = w->n > 0 ? (size_t)w->n : 1;
@@ -47,10 +57,7 @@ int pmpi_wait_log_causes(struct pmpi_wait_log *w)
     w->cause_rank = malloc(cells * sizeof *w->cause_rank);
     w->cause_rec = malloc(cells * sizeof *w->cause_rec);
     if (!w->sync || !w->cause_rank || !w->cause_rec) {
-        free(w->sync);
-        free(w->cause_rank);
-        free(w->cause_rec);
-        w->sync = NULL, w->cause_rank = NULL, w->cause_rec = NULL;
+        pmpi_wait_log_causes_free(w);
         return -1;
     }
     for (long long i = 0; i < w->n; i++)
@@ -63,15 +70,10 @@ void pmpi_wait_log_free(struct pmpi_wait_log *w)
     free(w->waiter);
     free(w->wait);
     free(w->kind);
-    free(w->sync);
-    free(w->cause_rank);
-    free(w->cause_rec);
     w->waiter = NULL;
     w->wait = NULL;
     w->kind = NULL;
-    w->sync = NULL;
-    w->cause_rank = NULL;
-    w->cause_rec = NULL;
+    pmpi_wait_log_causes_free(w);
 }
 
 static double gtime(const struct pmpi_wait_log *w, long long tick)

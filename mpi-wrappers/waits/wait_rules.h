@@ -90,6 +90,8 @@ struct pmpi_wait_log {
 int pmpi_wait_log_cells(struct pmpi_wait_log *w);
 /* The sync and cause cells (before pmpi_wait_link): 0, or -1 without memory (none kept). */
 int pmpi_wait_log_causes(struct pmpi_wait_log *w);
+/* Those cells freed (NULL after: the rules then keep no cause). */
+void pmpi_wait_log_causes_free(struct pmpi_wait_log *w);
 void pmpi_wait_log_free(struct pmpi_wait_log *w);
 
 /* Each request's Wait (request_link.c); a receive's MPI_ANY_SOURCE and any_tag (this

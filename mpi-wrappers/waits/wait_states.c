@@ -328,12 +328,8 @@ struct pmpi_wait_result pmpi_waits_compute(struct pmpi_event_log *log, double ns
     int a_first = pmpi_agree_add(PMPI_AGREE_MAX, c_first);
     int a_end = pmpi_agree_add(PMPI_AGREE_MAX, c_end);
     pmpi_agree_run(MPI_COMM_WORLD);
-    if (!pmpi_agree_value(a_causes)) { /* no rank fills its cause cells */
-        struct pmpi_wait_log none = w;
-        none.waiter = NULL, none.wait = NULL, none.kind = NULL;
-        pmpi_wait_log_free(&none);
-        w.sync = NULL, w.cause_rank = NULL, w.cause_rec = NULL;
-    }
+    if (!pmpi_agree_value(a_causes)) /* no rank fills its cause cells */
+        pmpi_wait_log_causes_free(&w);
     if (pmpi_agree_value(a_on)) {
         if (pmpi_agree_value(a_ok)) {
             /* Whether every rank's waits are whole travels to rank 0 with the wait
